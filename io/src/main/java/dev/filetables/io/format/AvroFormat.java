@@ -1,0 +1,44 @@
+package dev.filetables.io.format;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.SeekableByteChannel;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.schemas.Schema;
+
+/** SKELETON: the avro format. */
+public final class AvroFormat implements FileFormat {
+  private static final long serialVersionUID = 1L;
+
+  /** Creates the format from its options (keys without the "avro." prefix); unknown keys fail. */
+  public static AvroFormat create(Map<String, String> options) {
+    return new AvroFormat();
+  }
+
+  @Override
+  public String name() {
+    return "avro";
+  }
+
+  @Override
+  public String extension() {
+    return ".avro";
+  }
+
+  @Override
+  public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
+    throw new UnsupportedOperationException("TODO avro writer");
+  }
+
+  @Override
+  public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
+    return List.of(ByteRange.of(0, fileSize));
+  }
+
+  @Override
+  public RowReader createReader(
+      SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema) throws IOException {
+    throw new UnsupportedOperationException("TODO avro reader");
+  }
+}
