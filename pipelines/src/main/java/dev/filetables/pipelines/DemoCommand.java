@@ -93,7 +93,9 @@ final class DemoCommand {
     out.println("  table DDL   " + ddlFile);
     out.println("Query it next, e.g.:");
     out.println(
-        "  bin/filetables query "
+        "  "
+            + System.getProperty("filetables.launcher", "bin/filetables")
+            + " query "
             + ddlShown
             + " --where \"dt='2020-05-20' AND hour='12'\" --limit 5");
     return 0;

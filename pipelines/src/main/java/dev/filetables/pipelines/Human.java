@@ -10,6 +10,11 @@ final class Human {
     return String.format(Locale.ROOT, "%,d", n);
   }
 
+  /** {@code 1 file}, {@code 2 files}. */
+  static String count(long n, String noun) {
+    return count(n) + " " + noun + (n == 1 ? "" : "s");
+  }
+
   static String bytes(long bytes) {
     if (bytes < 1024) {
       return bytes + " B";

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
 
 /**
  * A one-line progress display for long jobs on a terminal: every second it rewrites (with {@code \r})
- * a line such as {@code 412,000 rows · 37 files (12 in progress) · 8 s}.
+ * a line such as {@code 412,000 rows, 37 files (12 in progress), 8.0 s}.
  *
  * <p>Rows come from {@link RowCounter}; files are counted by walking the sink directory: visible
  * data files plus hidden in-progress part files. Does nothing unless started on a terminal.
@@ -60,19 +60,17 @@ public final class ProgressLine implements AutoCloseable {
   }
 
   String render() {
-    StringBuilder text = new StringBuilder();
-    text.append("  " + Human.count(rows.getAsLong()) + " rows");
+    StringBuilder text = new StringBuilder("  ").append(Human.count(rows.getAsLong(), "row"));
     sinkRoot.ifPresent(
         root -> {
           FileCount files = FileCount.under(root);
-          text.append(" · " + Human.count(files.visible + files.inProgress) + " files");
+          text.append(", ").append(Human.count(files.visible + files.inProgress, "file"));
           if (files.inProgress > 0) {
-            text.append(" (" + Human.count(files.inProgress) + " in progress)");
+            text.append(" (").append(Human.count(files.inProgress)).append(" in progress)");
           }
         });
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos);
-    text.append(" · ").append(Human.duration(seconds * 1000));
-    return text.toString();
+    return text.append(", ").append(Human.duration(seconds * 1000)).toString();
   }
 
   private synchronized void print(String text) {

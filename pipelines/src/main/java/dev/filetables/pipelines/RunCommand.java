@@ -60,12 +60,12 @@ final class RunCommand {
         .out()
         .println(
             "wrote "
-                + Human.count(summary.rows)
-                + " rows to "
-                + Human.count(summary.files)
-                + " files in "
-                + Human.count(summary.partitions)
-                + " partitions ("
+                + Human.count(summary.rows, "row")
+                + " to "
+                + Human.count(summary.files, "file")
+                + " in "
+                + Human.count(summary.partitions, "partition")
+                + " ("
                 + Human.bytes(summary.bytes)
                 + ") under "
                 + sinkRoot

@@ -78,8 +78,8 @@ class CliEndToEndTest {
         secondDay++;
       }
     }
-    assertTrue(copy.out.startsWith("wrote " + Human.count(secondDay) + " rows to "), copy.out);
-    assertTrue(copy.out.contains(" files in 1 partitions "), copy.out);
+    assertTrue(copy.out.startsWith("wrote " + Human.count(secondDay, "row") + " to "), copy.out);
+    assertTrue(copy.out.contains(" in 1 partition ("), copy.out);
     assertTrue(
         copy.err.contains(
             "filetables: not copying source columns customer_id, category, quantity, currency, country, status, order_ts, hour: the sink definition "
