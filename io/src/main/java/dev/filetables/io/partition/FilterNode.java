@@ -289,7 +289,11 @@ abstract class FilterNode implements Serializable {
 
     @Override
     String sql() {
-      StringBuilder out = new StringBuilder(column.sql()).append(" IN (");
+      return sql(false);
+    }
+
+    String sql(boolean negated) {
+      StringBuilder out = new StringBuilder(column.sql()).append(negated ? " NOT IN (" : " IN (");
       for (int i = 0; i < literals.size(); i++) {
         out.append(i == 0 ? "" : ", ").append(literal(literals.get(i), column));
       }
@@ -347,8 +351,7 @@ abstract class FilterNode implements Serializable {
     @Override
     String sql() {
       if (child instanceof In) {
-        In in = (In) child;
-        return in.sql().replaceFirst(" IN \\(", " NOT IN (");
+        return ((In) child).sql(true);
       }
       return "NOT " + (child instanceof Junction ? "(" + child.sql() + ")" : child.sql());
     }

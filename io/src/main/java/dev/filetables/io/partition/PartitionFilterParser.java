@@ -373,7 +373,9 @@ final class PartitionFilterParser {
         break;
     }
     try {
-      return PartitionValues.parse(text, column.type);
+      // A DECIMAL literal is compared by value: 1.234 is a fine bound for a DECIMAL(10, 2) column.
+      return PartitionValues.parse(
+          text, column.columnType == ColumnType.DECIMAL ? Schema.FieldType.DECIMAL : column.type);
     } catch (IllegalArgumentException e) {
       throw error(literal.position, "the literal " + literal.describe() + " does not fit partition column "
           + column.sql() + ": " + e.getMessage());

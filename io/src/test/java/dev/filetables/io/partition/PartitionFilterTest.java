@@ -36,9 +36,10 @@ class PartitionFilterTest {
           .addNullableField("flag", FieldType.BOOLEAN)
           .addNullableField("big", FieldType.INT64)
           .addNullableField("odd name", FieldType.STRING)
+          .addNullableField("a IN (b", FieldType.STRING)
           .build();
   private static final List<String> KEYS =
-      List.of("dt", "hour", "day", "ts", "ltz", "price", "ratio", "flag", "big", "odd name");
+      List.of("dt", "hour", "day", "ts", "ltz", "price", "ratio", "flag", "big", "odd name", "a IN (b");
 
   private static PartitionFilter filter(String expression) {
     return PartitionFilter.parse(expression, SCHEMA, KEYS);
@@ -110,6 +111,8 @@ class PartitionFilterTest {
     assertTrue(test("ltz < TIMESTAMP '2020-05-20 09:00:00.001'", "ltz", "2020-05-20 09:00:00"));
     assertTrue(test("price = 1.5", "price", "1.50"));
     assertTrue(test("price > 1.49", "price", "1.50"));
+    assertTrue(test("price < 1.501", "price", "1.50"));
+    assertFalse(test("price = 1.501", "price", "1.50"));
     assertTrue(test("ratio = 0", "ratio", "-0.0"));
     assertTrue(test("ratio > 1e2", "ratio", "100.5"));
     assertTrue(test("ratio = 'NaN'", "ratio", "NaN"));
@@ -236,6 +239,7 @@ class PartitionFilterTest {
       "day >= date '2020-05-01' or ts < '2020-05-20T09:00:00.5' or ltz is not null",
       "price <= 1.5 AND ratio > -1e3 AND ratio <> 'NaN' AND flag AND big > 5",
       "`odd name` is null",
+      "`a IN (b` NOT IN ('x')",
       "3 < hour",
     };
     String[] canonical = {
@@ -245,6 +249,7 @@ class PartitionFilterTest {
       "day >= DATE '2020-05-01' OR ts < TIMESTAMP '2020-05-20 09:00:00.500' OR ltz IS NOT NULL",
       "price <= 1.5 AND ratio > -1000.0 AND ratio <> 'NaN' AND flag = TRUE AND big > 5",
       "`odd name` IS NULL",
+      "`a IN (b` NOT IN ('x')",
       "hour > 3",
     };
     for (int i = 0; i < expressions.length; i++) {
