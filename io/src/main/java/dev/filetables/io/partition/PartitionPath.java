@@ -73,16 +73,57 @@ public final class PartitionPath {
     int n = text.length();
     StringBuilder out = new StringBuilder(n).append(text, 0, first);
     for (int i = first; i < n; i++) {
-      char c = text.charAt(i);
-      if (c == '%' && i + 2 < n && hexValue(text.charAt(i + 1)) >= 0
-          && hexValue(text.charAt(i + 2)) >= 0) {
-        out.append((char) (hexValue(text.charAt(i + 1)) * 16 + hexValue(text.charAt(i + 2))));
+      int value = escapedByteAt(text, i);
+      if (value < 0) {
+        out.append(text.charAt(i));
+      } else if (value < 0x80) {
+        out.append((char) value);
         i += 2;
       } else {
-        out.append(c);
+        i = appendUtf8Run(text, i, out) - 1;
       }
     }
     return out.toString();
+  }
+
+  /** The byte encoded by {@code %XX} at {@code i}, or -1 when there is no such escape there. */
+  private static int escapedByteAt(String text, int i) {
+    if (text.charAt(i) != '%' || i + 2 >= text.length()) {
+      return -1;
+    }
+    int hi = hexValue(text.charAt(i + 1));
+    int lo = hexValue(text.charAt(i + 2));
+    return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+  }
+
+  /**
+   * Decodes a run of escapes of bytes >= 0x80 starting at {@code start}. Hive never escapes non-ASCII
+   * characters, so such escapes come from writers that percent-encode UTF-8 (DuckDB, URL encoders):
+   * decode them as UTF-8 when valid, else keep Hive's one-char-per-escape reading. Returns the index
+   * after the run.
+   */
+  private static int appendUtf8Run(String text, int start, StringBuilder out) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    int i = start;
+    int value;
+    while (i < text.length() && (value = escapedByteAt(text, i)) >= 0x80) {
+      bytes.write(value);
+      i += 3;
+    }
+    byte[] run = bytes.toByteArray();
+    try {
+      out.append(
+          java.nio.charset.StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+              .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+              .decode(java.nio.ByteBuffer.wrap(run)));
+    } catch (java.nio.charset.CharacterCodingException e) {
+      for (byte b : run) {
+        out.append((char) (b & 0xFF));
+      }
+    }
+    return i;
   }
 
   /**

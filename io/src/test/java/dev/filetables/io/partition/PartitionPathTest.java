@@ -69,6 +69,16 @@ class PartitionPathTest {
   }
 
   @Test
+  void percentEncodedUtf8DecodesAsUtf8() {
+    // DuckDB and URL encoders percent-encode UTF-8 bytes; Hive never escapes non-ASCII.
+    assertEquals("zürich €", PartitionPath.unescape("z%C3%BCrich%20%E2%82%AC"));
+    assertEquals("\uD83D\uDE00", PartitionPath.unescape("%F0%9F%98%80"));
+    // Not valid UTF-8: one char per escape, as Hive reads it.
+    assertEquals("\u00C3", PartitionPath.unescape("%C3"));
+    assertEquals("\u00FFA", PartitionPath.unescape("%FF%41"));
+  }
+
+  @Test
   void nullAndEmptyGoToTheDefaultPartition() {
     assertEquals("dt=" + DEFAULT, PartitionPath.toRelativePath(List.of("dt"), Arrays.asList((String) null), DEFAULT));
     assertEquals("dt=" + DEFAULT, PartitionPath.toRelativePath(List.of("dt"), List.of(""), DEFAULT));
