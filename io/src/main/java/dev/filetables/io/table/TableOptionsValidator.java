@@ -519,12 +519,12 @@ final class TableOptionsValidator {
     }
   }
 
-  /** The closest candidate within a small edit distance, if any. */
+  /** The closest candidate within a small edit distance (ignoring case), if any. */
   static Optional<String> closest(String key, List<String> candidates) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {
-      int d = editDistance(key, candidate);
+      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
       if (d < bestDistance) {
         best = candidate;
         bestDistance = d;
