@@ -62,9 +62,12 @@ final class TableOptionsValidator {
     }
 
     void checkAll() {
+      checkConnector();
+      if (!problems.isEmpty()) {
+        return; // the other options are another connector's; checking them would only add noise
+      }
       String format = checkFormat();
       checkKeysKnown(format);
-      checkConnector();
       checkPath();
       checkPartitionDefaultName();
       ifSet(OptionKey.SOURCE_MONITOR_INTERVAL, v -> duration(OptionKey.SOURCE_MONITOR_INTERVAL, v, false));

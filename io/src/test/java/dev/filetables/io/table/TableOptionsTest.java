@@ -234,6 +234,14 @@ class TableOptionsTest {
         "'kafka'",
         "'connector'",
         "other connectors are not supported by FileTables");
+    Map<String, String> kafka = new LinkedHashMap<>();
+    kafka.put("connector", "kafka");
+    kafka.put("topic", "orders");
+    // only the connector is reported: the other keys are meant for another connector
+    assertEquals(
+        "Unsupported connector 'kafka' (option 'connector'): FileTables implements only"
+            + " 'connector' = 'filesystem'; other connectors are not supported by FileTables",
+        error(kafka));
     Map<String, String> noConnector = base();
     noConnector.remove("connector");
     TableOptions.of(noConnector);
@@ -462,14 +470,14 @@ class TableOptionsTest {
   @Test
   void allProblemsAreReportedTogether() {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("connector", "kafka");
     m.put("format", "orc");
     m.put("sink.parallelism", "0");
+    m.put("auto-compaction", "maybe");
     String message = error(m);
     assertContains(
         message,
-        "(4 problems)",
-        "Unsupported connector 'kafka'",
+        "Invalid table options (4 problems):\n  - ",
+        "auto-compaction",
         "Unsupported format 'orc'",
         "Missing required option 'path'",
         "sink.parallelism");
