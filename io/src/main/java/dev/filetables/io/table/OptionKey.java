@@ -211,6 +211,29 @@ public enum OptionKey {
     return description;
   }
 
+  /**
+   * The Markdown table of all options ({@code | key | type | default | meaning |}), in registry
+   * order: the README's options table is this text.
+   */
+  public static String markdownTable() {
+    StringBuilder table = new StringBuilder("| key | type | default | meaning |\n|---|---|---|---|\n");
+    for (OptionKey option : values()) {
+      String defaultText =
+          option.defaultValue != null ? "`" + option.defaultValue + "`" : option.defaultNote;
+      table
+          .append("| `")
+          .append(option.key)
+          .append("` | ")
+          .append(option.type.displayName())
+          .append(" | ")
+          .append(defaultText)
+          .append(" | ")
+          .append(option.description.replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return table.toString();
+  }
+
   /** The registered option with this exact key, if any. */
   public static Optional<OptionKey> forKey(String key) {
     for (OptionKey option : values()) {

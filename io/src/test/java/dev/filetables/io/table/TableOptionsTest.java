@@ -143,6 +143,26 @@ class TableOptionsTest {
   }
 
   @Test
+  void markdownTableListsEveryOption() {
+    String table = OptionKey.markdownTable();
+    String[] rows = table.split("\n");
+    assertEquals("| key | type | default | meaning |", rows[0]);
+    assertEquals(OptionKey.values().length + 2, rows.length);
+    assertEquals(
+        "| `sink.rolling-policy.file-size` | size | `128MB` | roll a part file once it exceeds this size |",
+        rows[2 + OptionKey.ROLLING_FILE_SIZE.ordinal()]);
+    assertEquals(
+        "| `path` | string | required | table root directory on the local file system: a plain path"
+            + " or a `file:///…` URI; never a file |",
+        rows[2 + OptionKey.PATH.ordinal()]);
+  }
+
+  @Test
+  void controlCharactersAreShownEscaped() {
+    assertContains(error("partition.default-name", "a\u0001b"), "'a\\u0001b'", "contains '\\u0001'");
+  }
+
+  @Test
   void everyKeyConstantIsRegisteredAndDefaultsParse() throws Exception {
     List<String> constants = new ArrayList<>();
     for (Field f : TableOptions.class.getFields()) {
