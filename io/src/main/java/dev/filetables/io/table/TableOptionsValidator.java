@@ -466,7 +466,7 @@ final class TableOptionsValidator {
 
   /** True when Hive's partition-value escaping would replace {@code c} with {@code %XX}. */
   static boolean hiveEscapes(char c) {
-    return c < 0x20 || c == 0x7F || "\"#%'*/:=?\\{}[]^".indexOf(c) >= 0;
+    return dev.filetables.io.partition.PartitionPath.needsEscape(c);
   }
 
   /**
