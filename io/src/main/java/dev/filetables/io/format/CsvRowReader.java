@@ -256,7 +256,12 @@ final class CsvRowReader implements SkippingRowReader {
       skipped++;
       return;
     }
-    throw new BadRecordException("Bad CSV record at " + position() + ": " + reason + "; record: " + snippet());
+    String where =
+        range.start() == 0
+            ? "line " + parser.recordLine()
+            : "byte offset " + parser.recordStart();
+    throw new BadRecordException(
+        "Bad CSV record at " + where + ": " + reason + "; record: " + snippet());
   }
 
   /** The current record, fields joined by the delimiter, shortened for messages. */

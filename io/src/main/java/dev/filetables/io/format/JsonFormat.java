@@ -132,7 +132,15 @@ public final class JsonFormat implements FileFormat {
   public RowReader createReader(
       SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema)
       throws IOException {
-    return new JsonRowReader(this, new LineRangeReader(file, fileSize, range), fileSchema);
+    return new JsonRowReader(
+        this,
+        new LineRangeReader(
+            file,
+            fileSize,
+            range,
+            (int) Math.min(LineRangeReader.DEFAULT_BUFFER_SIZE, range.length() + 4096)),
+        range.start() == 0,
+        fileSchema);
   }
 
   @Override

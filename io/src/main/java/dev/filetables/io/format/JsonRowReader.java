@@ -29,9 +29,11 @@ final class JsonRowReader implements SkippingRowReader {
   private final Map<String, Integer> columnIndex;
   private final boolean[] seen;
   private final TemporalText temporal = new TemporalText();
+  private final boolean lineRangeStartsAtZero;
   private long skipped;
 
-  JsonRowReader(JsonFormat format, LineRangeReader lines, Schema schema) {
+  JsonRowReader(JsonFormat format, LineRangeReader lines, boolean rangeStartsAtZero, Schema schema) {
+    this.lineRangeStartsAtZero = rangeStartsAtZero;
     this.format = format;
     this.lines = lines;
     this.schema = schema;
@@ -255,7 +257,9 @@ final class JsonRowReader implements SkippingRowReader {
     String line = lines.lineText();
     throw new BadRecordException(
         "Bad JSON record at "
-            + lines.position()
+            + (lines.lineNumber() > 0 && lineRangeStartsAtZero
+                ? "line " + lines.lineNumber()
+                : "byte offset " + lines.lineStart())
             + ": "
             + reason
             + "; record: "
