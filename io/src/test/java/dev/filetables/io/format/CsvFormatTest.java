@@ -198,6 +198,15 @@ class CsvFormatTest {
     assertThrows(IOException.class, () -> writer.write(row(null, null, null, null, null, null, null, null, null, null)));
   }
 
+  @Test
+  void formatIsSerializableWithItsOptions() throws IOException {
+    FileFormat format = org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(csv("field-delimiter", "|", "null-literal", "N"));
+    List<Row> rows = fixedRows();
+    Path file = write(format, dir, "ser", ALL_TYPES, rows);
+    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    assertEquals(csv("field-delimiter", "|", "null-literal", "N").toString(), format.toString());
+  }
+
   // ------------------------------------------------------------------ splitting
 
   @Test

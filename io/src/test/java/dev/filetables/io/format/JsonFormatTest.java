@@ -271,6 +271,15 @@ class JsonFormatTest {
     assertEquals(out.size(), estimated);
   }
 
+  @Test
+  void formatIsSerializableWithItsOptions() throws IOException {
+    FileFormat format = org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(json("encode.ignore-null-fields", "true"));
+    List<Row> rows = fixedRows();
+    Path file = write(format, dir, "ser", ALL_TYPES, rows);
+    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    assertEquals(json("encode.ignore-null-fields", "true").toString(), format.toString());
+  }
+
   // ------------------------------------------------------------------ splitting
 
   @Test
