@@ -13,15 +13,17 @@ import org.apache.beam.sdk.schemas.Schema;
  * The {@code csv} format, compatible with Flink's: RFC 4180 records without header, columns by
  * position, '\n' line ends (CRLF and a UTF-8 BOM accepted on read).
  *
- * <p>Null and the empty string stay apart: null is an empty unquoted field (or {@code null-literal}),
- * the empty string is {@code ""}. On read an unquoted empty field (or the null literal) is null for
- * every type, a quoted empty field is the empty string (null for non-string columns).
+ * <p>Null and the empty string stay apart: null is an empty unquoted field (or {@code
+ * null-literal}), the empty string is {@code ""}. On read an unquoted empty field (or the null
+ * literal) is null for every type, a quoted empty field is the empty string (null for non-string
+ * columns).
  *
- * <p>Options (keys without the {@code csv.} prefix): {@code field-delimiter}, {@code quote-character},
- * {@code disable-quote-character}, {@code allow-comments}, {@code ignore-parse-errors}, {@code
- * escape-character}, {@code null-literal}; {@code array-element-delimiter} and {@code
- * write-bigdecimal-in-scientific-notation} are accepted and have no effect (no array columns; decimals
- * are always written plain). Delimiter, quote and escape must be ASCII characters.
+ * <p>Options (keys without the {@code csv.} prefix): {@code field-delimiter}, {@code
+ * quote-character}, {@code disable-quote-character}, {@code allow-comments}, {@code
+ * ignore-parse-errors}, {@code escape-character}, {@code null-literal}; {@code
+ * array-element-delimiter} and {@code write-bigdecimal-in-scientific-notation} are accepted and
+ * have no effect (no array columns; decimals are always written plain). Delimiter, quote and escape
+ * must be ASCII characters.
  */
 public final class CsvFormat implements FileFormat {
   private static final long serialVersionUID = 1L;
@@ -132,8 +134,8 @@ public final class CsvFormat implements FileFormat {
   }
 
   /**
-   * Scans the file once, tracking quotes (records may hold line breaks inside quotes), and cuts a range
-   * at the first record start at least {@code targetRangeSize} bytes after the previous cut.
+   * Scans the file once, tracking quotes (records may hold line breaks inside quotes), and cuts a
+   * range at the first record start at least {@code targetRangeSize} bytes after the previous cut.
    */
   @Override
   public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize)

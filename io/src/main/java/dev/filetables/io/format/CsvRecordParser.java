@@ -4,16 +4,17 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Cuts CSV bytes into records and fields (RFC 4180 with Flink's options). Both {@link CsvFormat#split}
- * and the CSV reader use this one state machine, so split boundaries are exactly where the reader
- * sees records start.
+ * Cuts CSV bytes into records and fields (RFC 4180 with Flink's options). Both {@link
+ * CsvFormat#split} and the CSV reader use this one state machine, so split boundaries are exactly
+ * where the reader sees records start.
  *
- * <p>Rules: a field is quoted only when the quote character is its first byte; inside quotes a doubled
- * quote is one quote and line breaks are data; after the closing quote only a delimiter or the record
- * end may follow (anything else is an error, and the rest of the field is then read as unquoted). A
- * quote inside an unquoted field is data. The escape character, when set, makes the next byte data in
- * any field ({@code \n}, {@code \r}, {@code \t}, {@code \0} decode to control characters). Records end
- * with LF or CRLF; a lone CR is data. With comments allowed, a line starting with '#' is skipped.
+ * <p>Rules: a field is quoted only when the quote character is its first byte; inside quotes a
+ * doubled quote is one quote and line breaks are data; after the closing quote only a delimiter or
+ * the record end may follow (anything else is an error, and the rest of the field is then read as
+ * unquoted). A quote inside an unquoted field is data. The escape character, when set, makes the
+ * next byte data in any field ({@code \n}, {@code \r}, {@code \t}, {@code \0} decode to control
+ * characters). Records end with LF or CRLF; a lone CR is data. With comments allowed, a line
+ * starting with '#' is skipped.
  *
  * <p>Field bytes (unescaped, without quotes) are collected in {@link #bytes()} when storing; the
  * splitter parses without storing. A record longer than {@link #MAX_RECORD_BYTES} is reported as an
@@ -43,7 +44,12 @@ final class CsvRecordParser {
   private String error;
 
   CsvRecordParser(
-      RangeByteInput in, int delimiter, int quote, int escape, boolean allowComments, boolean store) {
+      RangeByteInput in,
+      int delimiter,
+      int quote,
+      int escape,
+      boolean allowComments,
+      boolean store) {
     this.in = in;
     this.delimiter = delimiter;
     this.quote = quote;

@@ -11,8 +11,8 @@ import org.apache.beam.sdk.values.Row;
 import org.joda.time.Instant;
 
 /**
- * Reads the CSV records that start in one byte range (split boundaries are record starts) into rows of
- * the file schema, by column position. Values are parsed straight from the record bytes.
+ * Reads the CSV records that start in one byte range (split boundaries are record starts) into rows
+ * of the file schema, by column position. Values are parsed straight from the record bytes.
  */
 final class CsvRowReader implements SkippingRowReader {
   private final CsvFormat format;
@@ -50,7 +50,10 @@ final class CsvRowReader implements SkippingRowReader {
         format.nullLiteral == null ? null : format.nullLiteral.getBytes(StandardCharsets.UTF_8);
     this.in =
         new RangeByteInput(
-            file, range.start(), fileSize, (int) Math.min(CsvFormat.IO_BUFFER_SIZE, Math.max(16, range.length() + 1024)));
+            file,
+            range.start(),
+            fileSize,
+            (int) Math.min(CsvFormat.IO_BUFFER_SIZE, Math.max(16, range.length() + 1024)));
     this.parser = format.newParser(in, true);
   }
 
@@ -85,7 +88,8 @@ final class CsvRowReader implements SkippingRowReader {
               "column '" + schema.getField(i).getName() + "' (" + types[i] + "): " + e.getMessage();
         }
         if (problem == null && values[i] == null && !nullable[i]) {
-          problem = "column '" + schema.getField(i).getName() + "' is NOT NULL but the value is null";
+          problem =
+              "column '" + schema.getField(i).getName() + "' is NOT NULL but the value is null";
         }
       }
       if (problem != null) {
@@ -185,7 +189,9 @@ final class CsvRowReader implements SkippingRowReader {
       return Boolean.FALSE;
     }
     throw new IllegalArgumentException(
-        "cannot parse '" + new String(b, start, len, StandardCharsets.UTF_8) + "' as BOOLEAN (expected true or false)");
+        "cannot parse '"
+            + new String(b, start, len, StandardCharsets.UTF_8)
+            + "' as BOOLEAN (expected true or false)");
   }
 
   private static boolean matches(byte[] b, int start, String lowerCase) {
@@ -232,7 +238,10 @@ final class CsvRowReader implements SkippingRowReader {
 
   private static IllegalArgumentException cannotParse(byte[] b, int start, int end, String type) {
     return new IllegalArgumentException(
-        "cannot parse '" + new String(b, start, end - start, StandardCharsets.UTF_8) + "' as " + type);
+        "cannot parse '"
+            + new String(b, start, end - start, StandardCharsets.UTF_8)
+            + "' as "
+            + type);
   }
 
   private static String ascii(byte[] b, int start, int end) {
@@ -257,9 +266,7 @@ final class CsvRowReader implements SkippingRowReader {
       return;
     }
     String where =
-        range.start() == 0
-            ? "line " + parser.recordLine()
-            : "byte offset " + parser.recordStart();
+        range.start() == 0 ? "line " + parser.recordLine() : "byte offset " + parser.recordStart();
     throw new BadRecordException(
         "Bad CSV record at " + where + ": " + reason + "; record: " + snippet());
   }
@@ -272,7 +279,8 @@ final class CsvRowReader implements SkippingRowReader {
         sb.append((char) format.delimiter);
       }
       int start = parser.fieldStart(i);
-      sb.append(new String(parser.bytes(), start, parser.fieldEnd(i) - start, StandardCharsets.UTF_8));
+      sb.append(
+          new String(parser.bytes(), start, parser.fieldEnd(i) - start, StandardCharsets.UTF_8));
     }
     String s = sb.toString();
     return s.length() > 200 ? s.substring(0, 200) + "..." : s;

@@ -17,7 +17,10 @@ import org.joda.time.ReadableInstant;
  * #estimatedSize()} is exact and free.
  */
 final class CsvRowWriter implements RowWriter {
-  /** Characters that formatted non-string values can contain (numbers, NaN, Infinity, booleans, times). */
+  /**
+   * Characters that formatted non-string values can contain (numbers, NaN, Infinity, booleans,
+   * times).
+   */
   private static final String VALUE_CHARS = "0123456789+-.:ETZNaIfinytrueals ";
 
   private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
@@ -37,10 +40,13 @@ final class CsvRowWriter implements RowWriter {
   private final boolean allowComments;
   private final String nullLiteral;
   private final byte[] nullBytes;
+
   /** ASCII characters that force a string to be quoted (or escaped when quoting is disabled). */
   private final boolean[] special = new boolean[128];
+
   /** True when the delimiter, quote or escape could appear in a formatted number or time. */
   private final boolean checkAllValues;
+
   private final char[] scratch = new char[TemporalText.MAX_CHARS];
 
   CsvRowWriter(CsvFormat format, OutputStream out, Schema schema) {
@@ -230,7 +236,9 @@ final class CsvRowWriter implements RowWriter {
         b[pos++] = (byte) (0xC0 | (c >> 6));
         b[pos++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < len
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
           int cp = Character.toCodePoint(c, s.charAt(++i));
           b[pos++] = (byte) (0xF0 | (cp >> 18));
           b[pos++] = (byte) (0x80 | ((cp >> 12) & 0x3F));

@@ -7,8 +7,8 @@ import org.apache.beam.sdk.schemas.logicaltypes.FixedPrecisionNumeric;
 
 /**
  * Decimal values read from text: a DECIMAL(p, s) column gets its declared scale when that is exact
- * ("1.5" reads as 1.50 in DECIMAL(10, 2)), as binary formats return it; more fraction digits than the
- * scale are kept rather than silently rounded.
+ * ("1.5" reads as 1.50 in DECIMAL(10, 2)), as binary formats return it; more fraction digits than
+ * the scale are kept rather than silently rounded.
  */
 final class Decimals {
   private Decimals() {}

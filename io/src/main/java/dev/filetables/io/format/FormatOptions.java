@@ -83,9 +83,9 @@ final class FormatOptions {
   }
 
   /**
-   * A single ASCII character, or -1 when the key is absent and {@code defaultChar} is -1. Accepts Java
-   * style escapes as Flink does for its delimiter ({@code \t}, {@code \\}, {@code \'}, {@code \"},
-   * {@code \}{@code uXXXX}), because SQL string literals cannot hold a raw tab.
+   * A single ASCII character, or -1 when the key is absent and {@code defaultChar} is -1. Accepts
+   * Java style escapes as Flink does for its delimiter ({@code \t}, {@code \\}, {@code \'}, {@code
+   * \"}, {@code \}{@code uXXXX}), because SQL string literals cannot hold a raw tab.
    */
   int asciiChar(String key, int defaultChar) {
     String value = options.get(key);
@@ -144,7 +144,9 @@ final class FormatOptions {
     return new TableDefinitionException("Invalid " + format + " options: " + message);
   }
 
-  /** The known key closest to {@code key} by edit distance, or null when none is plausibly meant. */
+  /**
+   * The known key closest to {@code key} by edit distance, or null when none is plausibly meant.
+   */
   static String closest(String key, Collection<String> known) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;

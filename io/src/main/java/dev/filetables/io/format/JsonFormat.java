@@ -15,20 +15,23 @@ import java.util.Set;
 import org.apache.beam.sdk.schemas.Schema;
 
 /**
- * The {@code json} format, compatible with Flink's: one JSON object per '\n'-terminated line, keys are
- * column names, nulls written explicitly, decimals as plain numbers, DATE as {@code yyyy-MM-dd} and
- * timestamps as strings ({@code yyyy-MM-dd HH:mm:ss.SSS}; with {@code timestamp-format.standard} =
- * {@code ISO-8601} a {@code T} separator; TIMESTAMP_LTZ in UTC with a trailing {@code Z}).
+ * The {@code json} format, compatible with Flink's: one JSON object per '\n'-terminated line, keys
+ * are column names, nulls written explicitly, decimals as plain numbers, DATE as {@code yyyy-MM-dd}
+ * and timestamps as strings ({@code yyyy-MM-dd HH:mm:ss.SSS}; with {@code
+ * timestamp-format.standard} = {@code ISO-8601} a {@code T} separator; TIMESTAMP_LTZ in UTC with a
+ * trailing {@code Z}).
  *
- * <p>Reading matches keys to columns by name; unknown keys are ignored, missing keys are null (or an
- * error with {@code fail-on-missing-field}); numbers given as strings and strings holding numbers are
- * accepted where the meaning is unambiguous; a UTF-8 BOM, CRLF line ends and blank lines are tolerated.
+ * <p>Reading matches keys to columns by name; unknown keys are ignored, missing keys are null (or
+ * an error with {@code fail-on-missing-field}); numbers given as strings and strings holding
+ * numbers are accepted where the meaning is unambiguous; a UTF-8 BOM, CRLF line ends and blank
+ * lines are tolerated.
  *
  * <p>Options (keys without the {@code json.} prefix): {@code fail-on-missing-field}, {@code
  * ignore-parse-errors}, {@code timestamp-format.standard} ({@code SQL} | {@code ISO-8601}), {@code
- * encode.ignore-null-fields}; {@code encode.decimal-as-plain-number}, {@code map-null-key.mode}, {@code
- * map-null-key.literal} and {@code decode.json-parser.enabled} are validated and have no effect (decimals
- * are always plain, there are no map columns, the streaming parser is always used).
+ * encode.ignore-null-fields}; {@code encode.decimal-as-plain-number}, {@code map-null-key.mode},
+ * {@code map-null-key.literal} and {@code decode.json-parser.enabled} are validated and have no
+ * effect (decimals are always plain, there are no map columns, the streaming parser is always
+ * used).
  */
 public final class JsonFormat implements FileFormat {
   private static final long serialVersionUID = 1L;
@@ -112,8 +115,8 @@ public final class JsonFormat implements FileFormat {
   }
 
   /**
-   * JSON strings escape line breaks, so every '\n' ends a record and any offset is a valid boundary:
-   * fixed-size ranges, synchronised by {@link LineRangeReader}.
+   * JSON strings escape line breaks, so every '\n' ends a record and any offset is a valid
+   * boundary: fixed-size ranges, synchronised by {@link LineRangeReader}.
    */
   @Override
   public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {

@@ -16,8 +16,8 @@ import org.apache.beam.sdk.values.Row;
 import org.joda.time.Instant;
 
 /**
- * Reads the JSON lines of one byte range into rows, matching keys to columns by name with a streaming
- * parser per line (so a bad line never affects the next one).
+ * Reads the JSON lines of one byte range into rows, matching keys to columns by name with a
+ * streaming parser per line (so a bad line never affects the next one).
  */
 final class JsonRowReader implements SkippingRowReader {
   private final JsonFormat format;
@@ -32,7 +32,8 @@ final class JsonRowReader implements SkippingRowReader {
   private final boolean lineRangeStartsAtZero;
   private long skipped;
 
-  JsonRowReader(JsonFormat format, LineRangeReader lines, boolean rangeStartsAtZero, Schema schema) {
+  JsonRowReader(
+      JsonFormat format, LineRangeReader lines, boolean rangeStartsAtZero, Schema schema) {
     this.lineRangeStartsAtZero = rangeStartsAtZero;
     this.format = format;
     this.lines = lines;
@@ -99,16 +100,30 @@ final class JsonRowReader implements SkippingRowReader {
           }
         } catch (NumberFormatException e) {
           throw new RecordProblem(
-              "field '" + name + "' (" + types[i] + "): cannot parse '" + p.getText() + "' as "
+              "field '"
+                  + name
+                  + "' ("
+                  + types[i]
+                  + "): cannot parse '"
+                  + p.getText()
+                  + "' as "
                   + types[i]);
         } catch (ArithmeticException e) {
           throw new RecordProblem(
-              "field '" + name + "' (" + types[i] + "): " + p.getText() + " is not an integer in the "
-                  + types[i] + " range");
+              "field '"
+                  + name
+                  + "' ("
+                  + types[i]
+                  + "): "
+                  + p.getText()
+                  + " is not an integer in the "
+                  + types[i]
+                  + " range");
         } catch (JsonProcessingException | RuntimeException e) {
-          String reason = e instanceof JsonProcessingException
-              ? ((JsonProcessingException) e).getOriginalMessage()
-              : e.getMessage();
+          String reason =
+              e instanceof JsonProcessingException
+                  ? ((JsonProcessingException) e).getOriginalMessage()
+                  : e.getMessage();
           throw new RecordProblem("field '" + name + "' (" + types[i] + "): " + reason);
         }
         seen[i] = true;
@@ -127,7 +142,9 @@ final class JsonRowReader implements SkippingRowReader {
         }
         if (!nullable[i]) {
           throw new RecordProblem(
-              "field '" + schema.getField(i).getName() + "' is NOT NULL but "
+              "field '"
+                  + schema.getField(i).getName()
+                  + "' is NOT NULL but "
                   + (seen[i] ? "the value is null" : "missing"));
         }
       }
@@ -147,7 +164,8 @@ final class JsonRowReader implements SkippingRowReader {
           long start = p.currentTokenLocation().getByteOffset();
           p.skipChildren();
           long end = p.currentLocation().getByteOffset();
-          return new String(buf, lineOffset + (int) start, (int) (end - start), StandardCharsets.UTF_8);
+          return new String(
+              buf, lineOffset + (int) start, (int) (end - start), StandardCharsets.UTF_8);
         }
         return p.getText();
       case BOOLEAN:
@@ -206,14 +224,18 @@ final class JsonRowReader implements SkippingRowReader {
       case TIMESTAMP_LTZ:
         requireString(p, token, "a timestamp string");
         return new Instant(
-            temporal.parseInstantMillis(p.getTextCharacters(), p.getTextOffset(), p.getTextLength()));
+            temporal.parseInstantMillis(
+                p.getTextCharacters(), p.getTextOffset(), p.getTextLength()));
       default:
         throw new IllegalStateException("Unsupported column type " + type);
     }
   }
 
-  /** An integer given as a wider number, an integral decimal (12.0) or a string; exact or an error. */
-  private static BigDecimal integral(JsonParser p, JsonToken token, String type) throws IOException {
+  /**
+   * An integer given as a wider number, an integral decimal (12.0) or a string; exact or an error.
+   */
+  private static BigDecimal integral(JsonParser p, JsonToken token, String type)
+      throws IOException {
     BigDecimal d;
     if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
       d = p.getDecimalValue();

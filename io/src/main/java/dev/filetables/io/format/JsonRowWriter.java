@@ -83,7 +83,9 @@ final class JsonRowWriter implements RowWriter {
           break;
         case TIMESTAMP:
           g.writeString(
-              scratch, 0, TemporalText.formatTimestamp((LocalDateTime) value, separator, scratch, 0));
+              scratch,
+              0,
+              TemporalText.formatTimestamp((LocalDateTime) value, separator, scratch, 0));
           break;
         case TIMESTAMP_LTZ:
           g.writeString(

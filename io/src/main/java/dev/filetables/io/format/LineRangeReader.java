@@ -8,21 +8,22 @@ import java.util.Arrays;
 
 /**
  * Reads the '\n'-terminated lines of one byte range of a file, for line formats whose records never
- * contain a raw '\n' (JSON lines) and for tools that handle such lines raw (e.g. dirty-data handling).
+ * contain a raw '\n' (JSON lines) and for tools that handle such lines raw (e.g. dirty-data
+ * handling).
  *
  * <p>Ownership rule: a line belongs to the range holding its first byte. A reader of {@code [start,
  * end)} with {@code start > 0} therefore skips everything up to and including the first '\n' at or
- * after {@code start - 1}, and returns every line that starts before {@code end}, reading past {@code
- * end} (up to {@code fileSize}) to finish the last one. Ranges that tile a file thus return every line
- * exactly once, wherever the boundaries fall.
+ * after {@code start - 1}, and returns every line that starts before {@code end}, reading past
+ * {@code end} (up to {@code fileSize}) to finish the last one. Ranges that tile a file thus return
+ * every line exactly once, wherever the boundaries fall.
  *
  * <p>Lines are returned without their terminator; a '\r' before the '\n' (CRLF) and a final line
  * without terminator are handled. A UTF-8 byte order mark at the start of the file is skipped (it
  * still counts as part of the first line for ownership). Lines longer than the buffer grow it.
  *
  * <p>The line bytes are {@code buffer()[lineOffset() .. lineOffset() + lineLength())}, valid until
- * the next call of {@link #next()}. The channel is positioned by this reader before each read and never
- * closed by it. Not thread-safe.
+ * the next call of {@link #next()}. The channel is positioned by this reader before each read and
+ * never closed by it. Not thread-safe.
  */
 public final class LineRangeReader {
   public static final int DEFAULT_BUFFER_SIZE = 64 * 1024;
@@ -41,7 +42,8 @@ public final class LineRangeReader {
   private int lineLength;
   private long lineStart = -1;
   private long lineNumber;
-  /** Ownership offset of the first line of a range starting at 0 (0, even behind a BOM). */
+
+  /** Until the first line is returned in a range starting at 0: it is owned from offset 0 (BOM). */
   private boolean firstLineOfFile;
 
   public LineRangeReader(SeekableByteChannel file, long fileSize, ByteRange range)
@@ -59,7 +61,10 @@ public final class LineRangeReader {
       bufStart = 0;
       firstLineOfFile = true;
       while (lim < 3 && readMore()) {}
-      if (lim >= 3 && (buf[0] & 0xff) == 0xEF && (buf[1] & 0xff) == 0xBB && (buf[2] & 0xff) == 0xBF) {
+      if (lim >= 3
+          && (buf[0] & 0xff) == 0xEF
+          && (buf[1] & 0xff) == 0xBB
+          && (buf[2] & 0xff) == 0xBF) {
         pos = 3;
       }
     } else {
@@ -128,8 +133,8 @@ public final class LineRangeReader {
   }
 
   /**
-   * Reads more bytes into the buffer, first moving unread bytes to its start (or growing it when it is
-   * full of unread bytes). False at the end of the file.
+   * Reads more bytes into the buffer, first moving unread bytes to its start (or growing it when it
+   * is full of unread bytes). False at the end of the file.
    */
   private boolean readMore() throws IOException {
     if (eof) {
@@ -184,7 +189,9 @@ public final class LineRangeReader {
     return lineStart;
   }
 
-  /** 1-based number of the current line within the range (of the file when the range starts at 0). */
+  /**
+   * 1-based number of the current line within the range (of the file when the range starts at 0).
+   */
   public long lineNumber() {
     return lineNumber;
   }
@@ -195,8 +202,8 @@ public final class LineRangeReader {
   }
 
   /**
-   * Where the current line is, for messages: {@code line 17} when the range starts at the file start,
-   * else {@code line at byte offset 1234} (earlier ranges' line counts are unknown).
+   * Where the current line is, for messages: {@code line 17} when the range starts at the file
+   * start, else {@code line at byte offset 1234} (earlier ranges' line counts are unknown).
    */
   public String position() {
     return describe(range.start() == 0, lineNumber, lineStart);

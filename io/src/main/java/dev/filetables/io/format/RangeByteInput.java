@@ -5,9 +5,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 
 /**
- * Buffered byte-at-a-time reading of a file from an offset up to {@code fileSize}, with the file offset
- * of the next byte always known. The channel is positioned before each read (so it may be shared
- * between sequential users) and never closed here.
+ * Buffered byte-at-a-time reading of a file from an offset up to {@code fileSize}, with the file
+ * offset of the next byte always known. The channel is positioned before each read (so it may be
+ * shared between sequential users) and never closed here.
  */
 final class RangeByteInput {
   private final SeekableByteChannel file;
@@ -69,7 +69,8 @@ final class RangeByteInput {
     target.clear();
     target.limit((int) Math.min(buf.length, remaining));
     file.position(bufStart);
-    // Fill the whole buffer when the channel returns short reads, so that small look-aheads (the BOM)
+    // Fill the whole buffer when the channel returns short reads, so that small look-aheads (the
+    // BOM)
     // never straddle a refill.
     while (target.hasRemaining() && file.read(target) >= 0) {}
     lim = target.position();

@@ -5,17 +5,19 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 
 /**
- * Text forms of DATE, TIMESTAMP and TIMESTAMP_LTZ values shared by the row formats, written and parsed
- * by hand because a {@code DateTimeFormatter} per value is the main cost of a text row format.
+ * Text forms of DATE, TIMESTAMP and TIMESTAMP_LTZ values shared by the row formats, written and
+ * parsed by hand because a {@code DateTimeFormatter} per value is the main cost of a text row
+ * format.
  *
  * <p>Written: {@code yyyy-MM-dd}, {@code yyyy-MM-dd HH:mm:ss.SSS} (Flink's SQL form; more fraction
- * digits only when the value has sub-millisecond precision) and, for instants, the same in UTC followed by
- * {@code Z}. The separator between date and time is a parameter ({@code 'T'} for ISO-8601).
+ * digits only when the value has sub-millisecond precision) and, for instants, the same in UTC
+ * followed by {@code Z}. The separator between date and time is a parameter ({@code 'T'} for
+ * ISO-8601).
  *
  * <p>Read leniently: {@code ' '} or {@code 'T'} between date and time, 1-2 digit fields, optional
- * seconds, 0-9 fraction digits, surrounding spaces; a bare date means midnight. Instants take {@code Z},
- * an offset ({@code +08:00}, {@code +0800}, {@code +08}) or nothing (UTC). Years outside 0000-9999 use
- * a sign, as in ISO-8601 ({@code +10000-01-01}, {@code -0001-01-01}).
+ * seconds, 0-9 fraction digits, surrounding spaces; a bare date means midnight. Instants take
+ * {@code Z}, an offset ({@code +08:00}, {@code +0800}, {@code +08}) or nothing (UTC). Years outside
+ * 0000-9999 use a sign, as in ISO-8601 ({@code +10000-01-01}, {@code -0001-01-01}).
  *
  * <p>A parser instance holds scratch state and is not thread-safe; formatting methods are static.
  */
@@ -82,7 +84,12 @@ final class TemporalText {
     out[p++] = separator;
     p =
         formatTime(
-            secondOfDay / 3600, (secondOfDay / 60) % 60, secondOfDay % 60, millis * 1_000_000, out, p);
+            secondOfDay / 3600,
+            (secondOfDay / 60) % 60,
+            secondOfDay % 60,
+            millis * 1_000_000,
+            out,
+            p);
     out[p++] = 'Z';
     return p;
   }
@@ -98,7 +105,10 @@ final class TemporalText {
     int subMillis = nano % 1_000_000;
     if (subMillis != 0) {
       // TIMESTAMP(3) values never get here; wider values keep their precision instead of losing it.
-      p = subMillis % 1000 == 0 ? digits(subMillis / 1000, 3, out, p) : digits(subMillis, 6, out, p);
+      p =
+          subMillis % 1000 == 0
+              ? digits(subMillis / 1000, 3, out, p)
+              : digits(subMillis, 6, out, p);
     }
     return p;
   }
@@ -311,6 +321,11 @@ final class TemporalText {
 
   private IllegalArgumentException invalid(String type, String reason) {
     return new IllegalArgumentException(
-        "cannot parse '" + new String(c, inputOffset, inputLength) + "' as " + type + ": " + reason);
+        "cannot parse '"
+            + new String(c, inputOffset, inputLength)
+            + "' as "
+            + type
+            + ": "
+            + reason);
   }
 }

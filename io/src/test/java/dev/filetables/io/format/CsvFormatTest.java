@@ -93,8 +93,17 @@ class CsvFormatTest {
                 LocalDateTime.of(2024, 1, 2, 3, 4, 5, 6_000_000),
                 new Instant(-1L)),
             row("", null, null, null, null, null, null, null, null, null),
-            row("say \"hi\"\n", false, 0, 0L, Float.NaN, Double.NEGATIVE_INFINITY, null, null,
-                null, null));
+            row(
+                "say \"hi\"\n",
+                false,
+                0,
+                0L,
+                Float.NaN,
+                Double.NEGATIVE_INFINITY,
+                null,
+                null,
+                null,
+                null));
     Path file = write(csv(), dir, "text", ALL_TYPES, rows);
     assertEquals(
         "\"a,b\",true,1,-2,1.5,1.0E10,-1.5000000000,2024-01-02,2024-01-02 03:04:05.006,"
@@ -126,7 +135,8 @@ class CsvFormatTest {
 
   @Test
   void readsCrlfBomAndQuotedLineBreaks() throws IOException {
-    byte[] body = "1,\"multi\r\nline\"\r\n2,\"x\"\"y\"\r\n3,plain\r\n".getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        "1,\"multi\r\nline\"\r\n2,\"x\"\"y\"\r\n3,plain\r\n".getBytes(StandardCharsets.UTF_8);
     byte[] withBom = new byte[body.length + 3];
     withBom[0] = (byte) 0xEF;
     withBom[1] = (byte) 0xBB;
@@ -195,12 +205,16 @@ class CsvFormatTest {
     writer.close();
     assertEquals(out.size(), estimated);
     assertTrue(estimated > 64 * 1024, "buffer was flushed at least once");
-    assertThrows(IOException.class, () -> writer.write(row(null, null, null, null, null, null, null, null, null, null)));
+    assertThrows(
+        IOException.class,
+        () -> writer.write(row(null, null, null, null, null, null, null, null, null, null)));
   }
 
   @Test
   void formatIsSerializableWithItsOptions() throws IOException {
-    FileFormat format = org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(csv("field-delimiter", "|", "null-literal", "N"));
+    FileFormat format =
+        org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(
+            csv("field-delimiter", "|", "null-literal", "N"));
     List<Row> rows = fixedRows();
     Path file = write(format, dir, "ser", ALL_TYPES, rows);
     assertEquals(rows, readAll(format, file, ALL_TYPES));
@@ -255,7 +269,8 @@ class CsvFormatTest {
       long size = Files.size(file);
       for (int t = 0; t < 8; t++) {
         long target = 1 + random.nextInt((int) Math.max(1, size / 2 + 1));
-        assertEquals(rows, readSplit(format, file, ALL_TYPES, target), "file " + f + " target " + target);
+        assertEquals(
+            rows, readSplit(format, file, ALL_TYPES, target), "file " + f + " target " + target);
       }
       if (size < 4000) { // one range per byte: every possible boundary
         assertEquals(rows, readSplit(format, file, ALL_TYPES, 1));
@@ -269,7 +284,8 @@ class CsvFormatTest {
     Path file = write(csv(), dir, "short", ALL_TYPES, rows);
     long size = Files.size(file);
     List<Row> read = new ArrayList<>();
-    try (SeekableByteChannel ch = new LineRangeReaderTest.ShortReads(Files.newByteChannel(file), 5)) {
+    try (SeekableByteChannel ch =
+        new LineRangeReaderTest.ShortReads(Files.newByteChannel(file), 5)) {
       for (ByteRange range : csv().split(ch, size, 1000)) {
         try (RowReader reader = csv().createReader(ch, size, range, ALL_TYPES)) {
           for (Row row = reader.next(); row != null; row = reader.next()) {
@@ -281,7 +297,9 @@ class CsvFormatTest {
     assertEquals(rows, read);
   }
 
-  /** Rewrites record ends as CRLF (inside quotes '\n' stays), adds a BOM and maybe comment lines. */
+  /**
+   * Rewrites record ends as CRLF (inside quotes '\n' stays), adds a BOM and maybe comment lines.
+   */
   private Path crlfVariant(Path file, boolean comments) throws IOException {
     byte[] in = Files.readAllBytes(file);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -320,7 +338,13 @@ class CsvFormatTest {
     for (String delimiter : new String[] {"\\t", "\t", "|", ";", "-", " ", ":", "0", "\\u0001"}) {
       FileFormat format = csv("field-delimiter", delimiter);
       List<Row> rows = fixedRows();
-      Path file = write(format, dir, "delim" + (int) delimiter.charAt(delimiter.length() - 1), ALL_TYPES, rows);
+      Path file =
+          write(
+              format,
+              dir,
+              "delim" + (int) delimiter.charAt(delimiter.length() - 1),
+              ALL_TYPES,
+              rows);
       assertEquals(rows, readAll(format, file, ALL_TYPES), "delimiter " + delimiter);
     }
     Path file = write(csv("field-delimiter", "\\t"), dir, "tab", TWO, List.of(two(1, "a b")));
@@ -405,7 +429,8 @@ class CsvFormatTest {
         writeText(dir, "bad.csv", "1,a\nx,b\n3\n4,d,extra\n\"5\"oops,e\n6,\"unterminated\n");
     Path good = writeText(dir, "good.csv", "1,a\n7,g\n");
     try (SeekableByteChannel ch = Files.newByteChannel(file);
-        RowReader reader = format.createReader(ch, Files.size(file), ByteRange.of(0, Files.size(file)), TWO)) {
+        RowReader reader =
+            format.createReader(ch, Files.size(file), ByteRange.of(0, Files.size(file)), TWO)) {
       assertEquals(two(1, "a"), reader.next());
       assertNull(reader.next());
       assertEquals(5, ((SkippingRowReader) reader).skippedRecords());
@@ -426,7 +451,9 @@ class CsvFormatTest {
     assertTrue(e.getMessage().contains("did you mean 'csv.field-delimiter'"), e.getMessage());
 
     e = assertThrows(TableDefinitionException.class, () -> csv("field-delimiter", ";;"));
-    assertTrue(e.getMessage().contains("csv.field-delimiter") && e.getMessage().contains("single"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("csv.field-delimiter") && e.getMessage().contains("single"),
+        e.getMessage());
     e = assertThrows(TableDefinitionException.class, () -> csv("allow-comments", "yes"));
     assertTrue(e.getMessage().contains("true or false"), e.getMessage());
     e =
@@ -486,8 +513,15 @@ class CsvFormatTest {
     Path file = writeText(dir, "range.csv", "2147483648,a\n");
     BadRecordException e = assertThrows(BadRecordException.class, () -> readAll(csv(), file, TWO));
     assertTrue(e.getMessage().contains("out of the INT range"), e.getMessage());
-    Schema notNull = Schema.builder().addInt32Field("id").addNullableField("name", ColumnType.STRING.fieldType()).build();
-    e = assertThrows(BadRecordException.class, () -> readAll(csv(), writeText(dir, "nn.csv", ",a\n"), notNull));
+    Schema notNull =
+        Schema.builder()
+            .addInt32Field("id")
+            .addNullableField("name", ColumnType.STRING.fieldType())
+            .build();
+    e =
+        assertThrows(
+            BadRecordException.class,
+            () -> readAll(csv(), writeText(dir, "nn.csv", ",a\n"), notNull));
     assertTrue(e.getMessage().contains("NOT NULL"), e.getMessage());
   }
 }

@@ -105,15 +105,25 @@ class JsonFormatTest {
             + "\"dt\":null,\"ts\":null,\"ltz\":null}\n",
         read(file));
 
-    Path iso = write(json("timestamp-format.standard", "ISO-8601"), dir, "iso", ALL_TYPES, rows.subList(0, 1));
-    assertTrue(read(iso).contains("\"ts\":\"2024-01-02T03:04:05.006\",\"ltz\":\"1969-12-31T23:59:59.999Z\""), read(iso));
+    Path iso =
+        write(
+            json("timestamp-format.standard", "ISO-8601"),
+            dir,
+            "iso",
+            ALL_TYPES,
+            rows.subList(0, 1));
+    assertTrue(
+        read(iso)
+            .contains("\"ts\":\"2024-01-02T03:04:05.006\",\"ltz\":\"1969-12-31T23:59:59.999Z\""),
+        read(iso));
   }
 
   @Test
   void decimalsAreAlwaysPlain() throws IOException {
     Schema schema = Schema.builder().addNullableField("d", ColumnType.DECIMAL.fieldType()).build();
     Row row = Row.withSchema(schema).addValue(new BigDecimal("1E+5")).build();
-    Path file = write(json("encode.decimal-as-plain-number", "false"), dir, "plain", schema, List.of(row));
+    Path file =
+        write(json("encode.decimal-as-plain-number", "false"), dir, "plain", schema, List.of(row));
     assertEquals("{\"d\":100000}\n", read(file));
   }
 
@@ -168,18 +178,33 @@ class JsonFormatTest {
         writeText(
             dir,
             "lenient.json",
-            "{\"i\":\"12\",\"l\":3.0,\"b\":\"TRUE\",\"f\":\"NaN\",\"d\":\"-Infinity\",\"dec\":\"1.5\","
-                + "\"s\":12.50,\"ltz\":\"2024-01-02T03:04:05.123456Z\"}\n"
-                + "{\"i\":1e1,\"l\":\"-9\",\"b\":false,\"f\":NaN,\"d\":7,\"dec\":2,"
-                + "\"s\":{\"a\": [1, \"x\"]},\"ltz\":\"2024-01-02 04:04:05+01:00\"}\n");
+            "{\"i\":\"12\",\"l\":3.0,\"b\":\"TRUE\",\"f\":\"NaN\",\"d\":\"-Infinity\",\"dec\":\"1.5\",\"s\":12.50,\"ltz\":\"2024-01-02T03:04:05.123456Z\"}\n"
+                + "{\"i\":1e1,\"l\":\"-9\",\"b\":false,\"f\":NaN,\"d\":7,\"dec\":2,\"s\":{\"a\":"
+                + " [1, \"x\"]},\"ltz\":\"2024-01-02 04:04:05+01:00\"}\n");
     long millis = java.time.Instant.parse("2024-01-02T03:04:05.123Z").toEpochMilli();
     assertEquals(
         List.of(
             Row.withSchema(schema)
-                .addValues(12, 3L, true, Float.NaN, Double.NEGATIVE_INFINITY, new BigDecimal("1.50"), "12.50", new Instant(millis))
+                .addValues(
+                    12,
+                    3L,
+                    true,
+                    Float.NaN,
+                    Double.NEGATIVE_INFINITY,
+                    new BigDecimal("1.50"),
+                    "12.50",
+                    new Instant(millis))
                 .build(),
             Row.withSchema(schema)
-                .addValues(10, -9L, false, Float.NaN, 7.0, new BigDecimal("2.00"), "{\"a\": [1, \"x\"]}", new Instant(millis - 123))
+                .addValues(
+                    10,
+                    -9L,
+                    false,
+                    Float.NaN,
+                    7.0,
+                    new BigDecimal("2.00"),
+                    "{\"a\": [1, \"x\"]}",
+                    new Instant(millis - 123))
                 .build()),
         readAll(json(), file, schema));
   }
@@ -189,20 +214,25 @@ class JsonFormatTest {
     Schema schema = Schema.builder().addNullableField("i", ColumnType.INT.fieldType()).build();
     for (String bad : new String[] {"1.5", "\"x\"", "true", "[1]", "2147483648", "\"1.5\""}) {
       Path file = writeText(dir, "amb.json", "{\"i\":" + bad + "}\n");
-      BadRecordException e = assertThrows(BadRecordException.class, () -> readAll(json(), file, schema), bad);
+      BadRecordException e =
+          assertThrows(BadRecordException.class, () -> readAll(json(), file, schema), bad);
       assertTrue(e.getMessage().contains("field 'i' (INT)"), e.getMessage());
     }
     Schema ts = Schema.builder().addNullableField("t", ColumnType.TIMESTAMP.fieldType()).build();
     BadRecordException e =
         assertThrows(
             BadRecordException.class,
-            () -> readAll(json(), writeText(dir, "ts.json", "{\"t\":\"2024-13-01 00:00:00\"}\n"), ts));
+            () ->
+                readAll(
+                    json(), writeText(dir, "ts.json", "{\"t\":\"2024-13-01 00:00:00\"}\n"), ts));
     assertTrue(e.getMessage().contains("'2024-13-01 00:00:00'"), e.getMessage());
   }
 
   @Test
   void readsBomCrlfAndBlankLines() throws IOException {
-    byte[] body = "{\"id\":1,\"name\":\"a\"}\r\n\r\n  \n{\"id\":2,\"name\":\"b\\r\\n\"}".getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        "{\"id\":1,\"name\":\"a\"}\r\n\r\n  \n{\"id\":2,\"name\":\"b\\r\\n\"}"
+            .getBytes(StandardCharsets.UTF_8);
     byte[] withBom = new byte[body.length + 3];
     withBom[0] = (byte) 0xEF;
     withBom[1] = (byte) 0xBB;
@@ -212,8 +242,11 @@ class JsonFormatTest {
     assertEquals(List.of(two(1, "a"), two(2, "b\r\n")), readAll(json(), file, TWO));
     // a range boundary inside the BOM loses nothing
     for (long cut = 1; cut < 6; cut++) {
-      assertEquals(2, readRange(json(), file, TWO, ByteRange.of(0, cut)).size()
-          + readRange(json(), file, TWO, ByteRange.of(cut, withBom.length)).size(), "cut " + cut);
+      assertEquals(
+          2,
+          readRange(json(), file, TWO, ByteRange.of(0, cut)).size()
+              + readRange(json(), file, TWO, ByteRange.of(cut, withBom.length)).size(),
+          "cut " + cut);
     }
   }
 
@@ -223,7 +256,12 @@ class JsonFormatTest {
         writeText(
             dir,
             "bad.json",
-            "{\"id\":1,\"name\":\"a\"}\n{\"id\":\n[1]\n{\"id\":\"x\"}\n{\"id\":2} trailing\n{\"id\":3}\n");
+            "{\"id\":1,\"name\":\"a\"}\n"
+                + "{\"id\":\n"
+                + "[1]\n"
+                + "{\"id\":\"x\"}\n"
+                + "{\"id\":2} trailing\n"
+                + "{\"id\":3}\n");
     FileFormat format = json("ignore-parse-errors", "true");
     try (SeekableByteChannel ch = Files.newByteChannel(file);
         RowReader reader =
@@ -273,7 +311,9 @@ class JsonFormatTest {
 
   @Test
   void formatIsSerializableWithItsOptions() throws IOException {
-    FileFormat format = org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(json("encode.ignore-null-fields", "true"));
+    FileFormat format =
+        org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(
+            json("encode.ignore-null-fields", "true"));
     List<Row> rows = fixedRows();
     Path file = write(format, dir, "ser", ALL_TYPES, rows);
     assertEquals(rows, readAll(format, file, ALL_TYPES));
@@ -308,7 +348,8 @@ class JsonFormatTest {
       long size = Files.size(file);
       for (int t = 0; t < 8; t++) {
         long target = 1 + random.nextInt((int) Math.max(1, size / 2 + 1));
-        assertEquals(rows, readSplit(json(), file, ALL_TYPES, target), "file " + f + " target " + target);
+        assertEquals(
+            rows, readSplit(json(), file, ALL_TYPES, target), "file " + f + " target " + target);
       }
       if (size < 4000) { // one range per byte: every possible boundary
         assertEquals(rows, readSplit(json(), file, ALL_TYPES, 1));
@@ -322,8 +363,11 @@ class JsonFormatTest {
   void optionErrors() {
     TableDefinitionException e =
         assertThrows(TableDefinitionException.class, () -> json("fail-on-missing-fields", "true"));
-    assertTrue(e.getMessage().contains("did you mean 'json.fail-on-missing-field'"), e.getMessage());
-    e = assertThrows(TableDefinitionException.class, () -> json("timestamp-format.standard", "RFC"));
+    assertTrue(
+        e.getMessage().contains("did you mean 'json.fail-on-missing-field'"), e.getMessage());
+    e =
+        assertThrows(
+            TableDefinitionException.class, () -> json("timestamp-format.standard", "RFC"));
     assertTrue(e.getMessage().contains("SQL, ISO-8601"), e.getMessage());
     e =
         assertThrows(

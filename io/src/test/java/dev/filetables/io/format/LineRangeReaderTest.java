@@ -47,15 +47,18 @@ class LineRangeReaderTest {
         if (end > lineStart && content[end - 1] == '\r') {
           end--;
         }
-        lines.add(lineStart + ":" + new String(content, lineStart, end - lineStart, StandardCharsets.UTF_8));
+        lines.add(
+            lineStart
+                + ":"
+                + new String(content, lineStart, end - lineStart, StandardCharsets.UTF_8));
         lineStart = i + 1;
       }
     }
     return lines;
   }
 
-  private static List<String> read(SeekableByteChannel ch, long size, ByteRange range, int bufferSize)
-      throws IOException {
+  private static List<String> read(
+      SeekableByteChannel ch, long size, ByteRange range, int bufferSize) throws IOException {
     LineRangeReader reader = new LineRangeReader(ch, size, range, bufferSize);
     List<String> lines = new ArrayList<>();
     while (reader.next()) {
@@ -98,7 +101,8 @@ class LineRangeReaderTest {
       Files.write(file, content);
       List<String> expected = expectedLines(content);
       int size = content.length;
-      try (SeekableByteChannel ch = new ShortReads(Files.newByteChannel(file), 1 + random.nextInt(7))) {
+      try (SeekableByteChannel ch =
+          new ShortReads(Files.newByteChannel(file), 1 + random.nextInt(7))) {
         int bufferSize = random.nextBoolean() ? 16 : 4096;
         assertEquals(expected, read(ch, size, ByteRange.of(0, size), bufferSize));
         for (int cut = 0; cut <= size; cut++) {
@@ -135,7 +139,8 @@ class LineRangeReaderTest {
     Path file = dir.resolve("long");
     Files.write(file, content);
     try (SeekableByteChannel ch = Files.newByteChannel(file)) {
-      LineRangeReader r = new LineRangeReader(ch, content.length, ByteRange.of(0, content.length), 16);
+      LineRangeReader r =
+          new LineRangeReader(ch, content.length, ByteRange.of(0, content.length), 16);
       for (int i = 0; i < 5; i++) {
         assertEquals(true, r.next());
         assertEquals(i + 1, r.lineNumber());
@@ -143,7 +148,8 @@ class LineRangeReaderTest {
         assertEquals("x".repeat(1000 * (i + 1)) + i, r.lineText());
       }
       assertFalse(r.next());
-      LineRangeReader later = new LineRangeReader(ch, content.length, ByteRange.of(10, content.length));
+      LineRangeReader later =
+          new LineRangeReader(ch, content.length, ByteRange.of(10, content.length));
       assertEquals(true, later.next());
       assertEquals(1003, later.lineStart());
       assertEquals("line at byte offset 1003", later.position());

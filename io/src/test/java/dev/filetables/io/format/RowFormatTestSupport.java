@@ -18,7 +18,9 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.joda.time.Instant;
 
-/** Shared helpers for the row format tests: a schema of every column type, tricky values, file I/O. */
+/**
+ * Shared helpers for the row format tests: a schema of every column type, tricky values, file I/O.
+ */
 final class RowFormatTestSupport {
   private RowFormatTestSupport() {}
 
@@ -151,13 +153,20 @@ final class RowFormatTestSupport {
       v[1] = random.nextBoolean();
       v[2] = random.nextInt();
       v[3] = random.nextLong() >> random.nextInt(64);
-      v[4] = random.nextInt(20) == 0 ? Float.NaN : (float) (random.nextGaussian() * Math.pow(10, random.nextInt(20) - 10));
+      v[4] =
+          random.nextInt(20) == 0
+              ? Float.NaN
+              : (float) (random.nextGaussian() * Math.pow(10, random.nextInt(20) - 10));
       v[5] = random.nextGaussian() * Math.pow(10, random.nextInt(600) - 300);
-      v[6] = new BigDecimal(new BigInteger(random.nextInt(120) + 1, random), 10)
-          .multiply(BigDecimal.valueOf(random.nextBoolean() ? 1 : -1));
+      v[6] =
+          new BigDecimal(new BigInteger(random.nextInt(120) + 1, random), 10)
+              .multiply(BigDecimal.valueOf(random.nextBoolean() ? 1 : -1));
       v[7] = LocalDate.ofEpochDay(random.nextInt(200_000) - 100_000);
-      v[8] = LocalDateTime.of(v[7] == null ? LocalDate.EPOCH : (LocalDate) v[7], java.time.LocalTime.ofSecondOfDay(random.nextInt(86400)))
-          .withNano(random.nextInt(1000) * 1_000_000);
+      v[8] =
+          LocalDateTime.of(
+                  v[7] == null ? LocalDate.EPOCH : (LocalDate) v[7],
+                  java.time.LocalTime.ofSecondOfDay(random.nextInt(86400)))
+              .withNano(random.nextInt(1000) * 1_000_000);
       v[9] = new Instant(random.nextLong() % 100_000_000_000_000L);
       for (int i = 0; i < v.length; i++) {
         if (random.nextInt(5) == 0) {

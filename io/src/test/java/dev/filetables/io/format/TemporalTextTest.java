@@ -45,9 +45,12 @@ class TemporalTextTest {
     assertEquals("+10000-01-01", date(LocalDate.of(10000, 1, 1)));
     assertEquals("-0001-12-31", date(LocalDate.of(-1, 12, 31)));
     assertEquals("2024-01-02 03:04:05.000", ts(LocalDateTime.of(2024, 1, 2, 3, 4, 5), ' '));
-    assertEquals("2024-01-02T03:04:05.120", ts(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 120_000_000), 'T'));
-    assertEquals("2024-01-02 03:04:05.000001", ts(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 1_000), ' '));
-    assertEquals("2024-01-02 03:04:05.000000001", ts(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 1), ' '));
+    assertEquals(
+        "2024-01-02T03:04:05.120", ts(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 120_000_000), 'T'));
+    assertEquals(
+        "2024-01-02 03:04:05.000001", ts(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 1_000), ' '));
+    assertEquals(
+        "2024-01-02 03:04:05.000000001", ts(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 1), ' '));
     assertEquals("1970-01-01 00:00:00.000Z", instant(0, ' '));
     assertEquals("1969-12-31T23:59:59.999Z", instant(-1, 'T'));
     assertEquals("1900-01-01 00:00:00.001Z", instant(-2_208_988_799_999L, ' '));
@@ -61,8 +64,11 @@ class TemporalTextTest {
     assertEquals(LocalDateTime.of(2024, 1, 2, 0, 0), parseTs("2024-01-02"));
     assertEquals(LocalDateTime.of(2024, 1, 2, 3, 4), parseTs("2024-01-02 03:04"));
     assertEquals(LocalDateTime.of(2024, 1, 2, 3, 4, 5), parseTs("2024-01-02T03:04:05"));
-    assertEquals(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 100_000_000), parseTs("2024-01-02 03:04:05.1"));
-    assertEquals(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_456_789), parseTs("2024-01-02 03:04:05.123456789"));
+    assertEquals(
+        LocalDateTime.of(2024, 1, 2, 3, 4, 5, 100_000_000), parseTs("2024-01-02 03:04:05.1"));
+    assertEquals(
+        LocalDateTime.of(2024, 1, 2, 3, 4, 5, 123_456_789),
+        parseTs("2024-01-02 03:04:05.123456789"));
     assertEquals(0L, parseInstant("1970-01-01 00:00:00"));
     assertEquals(0L, parseInstant("1970-01-01T00:00:00.000Z"));
     assertEquals(0L, parseInstant("1970-01-01 08:00:00+08:00"));
@@ -74,12 +80,23 @@ class TemporalTextTest {
   @Test
   void rejectsBadText() {
     for (String bad :
-        new String[] {"", "2024", "2024-01", "24-01-02", "2024/01/02", "2024-13-01", "2024-02-30", "x"}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parseDate(bad), bad);
-      assertTrue(e.getMessage().contains("'" + bad + "'") && e.getMessage().contains("DATE"), e.getMessage());
+        new String[] {
+          "", "2024", "2024-01", "24-01-02", "2024/01/02", "2024-13-01", "2024-02-30", "x"
+        }) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> parseDate(bad), bad);
+      assertTrue(
+          e.getMessage().contains("'" + bad + "'") && e.getMessage().contains("DATE"),
+          e.getMessage());
     }
     for (String bad :
-        new String[] {"2024-01-02 25:00", "2024-01-02 03", "2024-01-02 03:04:05.1234567890", "2024-01-02 03:04:05Z", "2024-01-02X03:04"}) {
+        new String[] {
+          "2024-01-02 25:00",
+          "2024-01-02 03",
+          "2024-01-02 03:04:05.1234567890",
+          "2024-01-02 03:04:05Z",
+          "2024-01-02X03:04"
+        }) {
       assertThrows(IllegalArgumentException.class, () -> parseTs(bad), bad);
     }
     assertThrows(IllegalArgumentException.class, () -> parseInstant("2024-01-02 03:04:05+25:00"));
