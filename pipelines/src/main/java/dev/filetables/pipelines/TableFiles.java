@@ -1,10 +1,8 @@
 package dev.filetables.pipelines;
 
 import dev.filetables.io.table.DdlParser;
-import dev.filetables.io.table.TableDefinitionException;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,7 +12,7 @@ import java.util.Map;
 final class TableFiles {
   private TableFiles() {}
 
-  /** Parses a DDL file; errors name the file. */
+  /** Parses a DDL file; errors ({@link dev.filetables.io.table.TableDefinitionException}) name the file. */
   static TableSpec load(String file) {
     Path path = Path.of(file);
     if (!Files.exists(path)) {
@@ -23,13 +21,8 @@ final class TableFiles {
     if (!Files.isRegularFile(path)) {
       throw new CliException("not a table definition file: " + file);
     }
-    try {
-      return DdlParser.parseFile(path);
-    } catch (TableDefinitionException e) {
-      throw new CliException(file + ": " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new CliException("cannot read " + file + ": " + e.getMessage(), e);
-    }
+    // DdlParser's messages already start with <file>:<line>:<column>
+    return DdlParser.parseFile(path);
   }
 
   /** The table read once, as a snapshot: without {@code source.monitor-interval}. */
