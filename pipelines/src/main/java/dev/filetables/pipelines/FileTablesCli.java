@@ -63,9 +63,11 @@ public final class FileTablesCli {
   }
 
   public static void main(String[] args) {
-    if (Arrays.asList(args).contains("--verbose")) {
-      // before any logger exists; overrides simplelogger.properties
+    if (Arrays.asList(args).contains("--verbose") || Arrays.asList(args).contains("-v")) {
+      // before any logger exists; system properties override simplelogger.properties
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.flink", "warn");
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.hadoop", "warn");
     }
     PrintStream stdout = System.out;
     // Anything a library prints to System.out goes to stderr: stdout carries only query results.

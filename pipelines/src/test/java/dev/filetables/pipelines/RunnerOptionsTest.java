@@ -65,7 +65,7 @@ class RunnerOptionsTest {
   @Test
   void explicitFlinkRunnerGetsLocalMasterAndCores() throws Exception {
     assertEquals(
-        List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=" + CORES),
+        List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--fasterCopy=true", "--parallelism=" + CORES),
         args("demo", "--runner=flink"));
   }
 
@@ -78,7 +78,8 @@ class RunnerOptionsTest {
             "--parallelism=2",
             "--maxBundleSize=500",
             "--objectReuse=true",
-            "--flinkMaster=[local]"),
+            "--flinkMaster=[local]",
+            "--fasterCopy=true"),
         args);
     FlinkPipelineOptions flink = RunnerOptions.create(args).as(FlinkPipelineOptions.class);
     assertEquals(2, flink.getParallelism());
