@@ -67,6 +67,7 @@ public final class FileTablesCli {
       // before any logger exists; system properties override simplelogger.properties
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
       System.setProperty("org.slf4j.simpleLogger.log.org.apache.flink", "warn");
+      System.setProperty("org.slf4j.simpleLogger.log.org.apache.beam.runners.flink", "info");
       System.setProperty("org.slf4j.simpleLogger.log.org.apache.hadoop", "warn");
     }
     PrintStream stdout = System.out;

@@ -21,10 +21,28 @@ class ErrorMessagesTest {
 
   @Test
   void otherwiseTheInnermostCauseWithItsType() {
-    Throwable wrapped = new RuntimeException("outer", new IOException("disk full"));
+    Throwable wrapped = foreign(new RuntimeException("outer", foreign(new IOException("disk full"))));
     assertEquals("IOException: disk full", ErrorMessages.oneLine(wrapped));
     assertEquals("bad value", ErrorMessages.oneLine(new RuntimeException(new IllegalArgumentException("bad value"))));
     assertEquals("NullPointerException", ErrorMessages.oneLine(new NullPointerException()));
+  }
+
+  @Test
+  void preferOurCodesMessageOverTheLibraryBelowIt() {
+    Throwable library = foreign(new RuntimeException("ChannelInputFile@1f is not a Parquet file"));
+    IOException ours = new IOException("Cannot read /t/part-1.parquet: ChannelInputFile@1f is not a Parquet file", library);
+    ours.setStackTrace(
+        new StackTraceElement[] {new StackTraceElement("dev.filetables.transforms.ReadFn", "process", "ReadFn.java", 1)});
+    Throwable wrapper = foreign(new RuntimeException(ours.toString(), ours));
+    assertEquals(
+        "Cannot read /t/part-1.parquet: ChannelInputFile@1f is not a Parquet file",
+        ErrorMessages.oneLine(foreign(new RuntimeException("Job execution failed.", wrapper))));
+  }
+
+  /** The exception as if thrown by library code (exceptions made here look thrown by FileTables). */
+  private static <T extends Throwable> T foreign(T t) {
+    t.setStackTrace(new StackTraceElement[] {new StackTraceElement("org.example.Lib", "run", "Lib.java", 1)});
+    return t;
   }
 
   @Test
