@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import org.apache.beam.sdk.coders.AtomicCoder;
+import org.apache.beam.sdk.coders.CoderProvider;
+import org.apache.beam.sdk.coders.CoderProviders;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.values.TypeDescriptor;
 
 /** Deterministic coder for {@link WrittenFile}: two strings and two var-longs, in field order. */
 public final class WrittenFileCoder extends AtomicCoder<WrittenFile> {
@@ -14,9 +17,13 @@ public final class WrittenFileCoder extends AtomicCoder<WrittenFile> {
   private static final StringUtf8Coder STRING = StringUtf8Coder.of();
   private static final VarLongCoder LONG = VarLongCoder.of();
 
-  /** The coder; also what {@code @DefaultCoder} on {@link WrittenFile} finds. */
   public static WrittenFileCoder of() {
     return INSTANCE;
+  }
+
+  /** How {@code @DefaultCoder} on {@link WrittenFile} finds this coder. */
+  public static CoderProvider getCoderProvider() {
+    return CoderProviders.forCoder(TypeDescriptor.of(WrittenFile.class), INSTANCE);
   }
 
   @Override
