@@ -1,5 +1,6 @@
 package dev.filetables.transforms.sink;
 
+import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.table.TableSpec;
 import java.util.UUID;
@@ -22,6 +23,7 @@ class WriteBundlesFn extends DoFn<Row, WrittenFile> {
   private final PartFiles files;
 
   private transient Partitioner partitioner;
+  private transient FileFormat format;
   private transient RollingFileWriters writers;
 
   WriteBundlesFn(TableSpec table, Schema inputSchema, PartFiles files) {
@@ -33,13 +35,14 @@ class WriteBundlesFn extends DoFn<Row, WrittenFile> {
   @Setup
   public void setup() {
     partitioner = Partitioner.of(table, inputSchema);
+    format = FileFormats.of(table.options());
   }
 
   @StartBundle
   public void startBundle() {
     writers =
         new RollingFileWriters(
-            FileFormats.of(table.options()),
+            format,
             partitioner.fileSchema(),
             files,
             randomWriterId(),

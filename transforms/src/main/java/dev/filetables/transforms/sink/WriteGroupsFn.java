@@ -1,5 +1,6 @@
 package dev.filetables.transforms.sink;
 
+import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.table.TableSpec;
 import org.apache.beam.sdk.schemas.Schema;
@@ -19,6 +20,7 @@ class WriteGroupsFn extends DoFn<KV<String, Iterable<Row>>, WrittenFile> {
   private final boolean keyIsWriterId;
 
   private transient Partitioner partitioner;
+  private transient FileFormat format;
 
   WriteGroupsFn(TableSpec table, Schema inputSchema, PartFiles files, boolean keyIsWriterId) {
     this.table = table;
@@ -30,6 +32,7 @@ class WriteGroupsFn extends DoFn<KV<String, Iterable<Row>>, WrittenFile> {
   @Setup
   public void setup() {
     partitioner = Partitioner.of(table, inputSchema);
+    format = FileFormats.of(table.options());
   }
 
   @ProcessElement
@@ -38,7 +41,7 @@ class WriteGroupsFn extends DoFn<KV<String, Iterable<Row>>, WrittenFile> {
     String writerId = keyIsWriterId ? group.getKey() : "0";
     try (RollingFileWriters writers =
         new RollingFileWriters(
-            FileFormats.of(table.options()),
+            format,
             partitioner.fileSchema(),
             files,
             writerId,
