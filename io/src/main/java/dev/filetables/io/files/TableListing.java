@@ -1,8 +1,12 @@
 package dev.filetables.io.files;
 
+import com.google.auto.value.AutoValue;
 import dev.filetables.io.partition.PartitionFilter;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -10,13 +14,30 @@ import java.util.regex.Pattern;
 /**
  * Lists a table's visible data files by walking its partition directories level by level.
  *
- * <p>SKELETON – contract: only directories named {@code key=value} with the expected key at each level
- * are descended; names starting with '.' or '_' are skipped (files and directories); the filter is
- * tested after each level so non-matching subtrees are never opened; {@code pathRegex} (when present)
- * must match the file's full absolute path. Directories above the root never count as partitions.
+ * <p>Only directories named {@code key=value} with the expected key at each level are descended;
+ * names starting with '.' or '_' are skipped (files and directories); the filter is tested after each
+ * level so non-matching subtrees are never opened; {@code pathRegex} (when present) must match the
+ * file's full absolute path. Directories above the root never count as partitions. Data files are
+ * the regular files (or links to them) inside the last partition level, directly under the root for
+ * an unpartitioned table. Anything else that is not read (a directory of another key, a file above
+ * the last level, a directory inside it, a dangling link) is logged at WARN and returned by
+ * {@link #scan} as {@link IgnoredEntry ignored}. A missing root is an empty table (logged at INFO).
+ * Files are sorted by path.
  */
 public final class TableListing {
   private TableListing() {}
+
+  /** The files of a listing and what it did not read. */
+  @AutoValue
+  public abstract static class Result {
+    public abstract List<DataFile> files();
+
+    public abstract List<IgnoredEntry> ignored();
+
+    static Result of(List<DataFile> files, List<IgnoredEntry> ignored) {
+      return new AutoValue_TableListing_Result(List.copyOf(files), List.copyOf(ignored));
+    }
+  }
 
   public static List<DataFile> list(
       Path root,
@@ -25,6 +46,56 @@ public final class TableListing {
       PartitionFilter filter,
       Optional<Pattern> pathRegex)
       throws IOException {
-    throw new UnsupportedOperationException("TODO");
+    return scan(root, partitionKeys, defaultPartitionName, filter, pathRegex).files();
+  }
+
+  /** Like {@link #list}, also returning the entries that were not read. */
+  public static Result scan(
+      Path root,
+      List<String> partitionKeys,
+      String defaultPartitionName,
+      PartitionFilter filter,
+      Optional<Pattern> pathRegex)
+      throws IOException {
+    return scan(root, partitionKeys, defaultPartitionName, filter, pathRegex, PartitionWalker.NIO);
+  }
+
+  static Result scan(
+      Path root,
+      List<String> partitionKeys,
+      String defaultPartitionName,
+      PartitionFilter filter,
+      Optional<Pattern> pathRegex,
+      PartitionWalker.DirectoryOpener opener)
+      throws IOException {
+    PartitionWalker walker = new PartitionWalker(partitionKeys, defaultPartitionName, filter, opener);
+    List<DataFile> files = new ArrayList<>();
+    walker.walk(
+        root.toAbsolutePath(),
+        (dir, partition) -> {
+          for (Path entry : walker.visibleEntries(dir)) {
+            BasicFileAttributes attrs = walker.attributes(entry);
+            if (attrs == null) {
+              continue;
+            }
+            if (attrs.isDirectory()) {
+              walker.ignore(entry, "a directory inside the last partition level"
+                  + (partitionKeys.isEmpty() ? " of an unpartitioned table" : " " + partitionKeys)
+                  + "; only files are read here");
+              continue;
+            }
+            if (!attrs.isRegularFile()) {
+              walker.ignore(entry, "not a regular file");
+              continue;
+            }
+            String path = entry.toString();
+            if (pathRegex.isPresent() && !pathRegex.get().matcher(path).matches()) {
+              continue; // deliberately not read: not ignored
+            }
+            files.add(DataFile.of(path, partition, attrs.size(), attrs.lastModifiedTime().toMillis()));
+          }
+        });
+    files.sort(Comparator.comparing(DataFile::path));
+    return Result.of(files, walker.ignored());
   }
 }

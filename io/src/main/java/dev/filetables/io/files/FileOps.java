@@ -1,0 +1,144 @@
+package dev.filetables.io.files;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The local file system operations a table sink needs: create a hidden in-progress file, publish it
+ * under its visible name, delete quietly, and find the leftovers of a write for clean-up.
+ *
+ * <p>Publishing never overwrites: it checks that the visible name is free and then renames
+ * atomically. A POSIX rename would replace a file created between the check and the rename; that
+ * race is excluded by construction, because part file names are unique per write (uuid), writer and
+ * counter, so no other writer ever creates the same visible name.
+ */
+public final class FileOps {
+  private static final Logger LOG = LoggerFactory.getLogger(FileOps.class);
+
+  /** Attempts to create the file when a concurrent clean-up removes an empty parent in between. */
+  private static final int CREATE_ATTEMPTS = 3;
+
+  private FileOps() {}
+
+  /**
+   * Creates {@code dir/hiddenName} for writing, creating missing parent directories (safe against
+   * other writers creating them at the same time). Fails if the file already exists: two writers
+   * must never share an in-progress name. The stream is unbuffered.
+   */
+  public static OutputStream createHidden(Path dir, String hiddenName) throws IOException {
+    if (!hiddenName.startsWith(".") || hiddenName.indexOf('/') >= 0 || hiddenName.length() < 2) {
+      throw new IllegalArgumentException(
+          "An in-progress file name must be a single name starting with '.', was '" + hiddenName + "'");
+    }
+    Path file = dir.resolve(hiddenName);
+    for (int attempt = 1; ; attempt++) {
+      // createDirectories tolerates directories created concurrently by other writers.
+      Files.createDirectories(dir);
+      try {
+        return Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      } catch (FileAlreadyExistsException e) {
+        throw new FileAlreadyExistsException(
+            file.toString(), null, "in-progress file exists already; two writers share a part file name");
+      } catch (NoSuchFileException e) {
+        if (attempt >= CREATE_ATTEMPTS) {
+          throw e;
+        }
+        LOG.debug("Directory {} vanished before {} was created; creating it again", dir, hiddenName);
+      }
+    }
+  }
+
+  /**
+   * Renames a hidden in-progress file to its visible name ({@link PartFileName#visibleOf})
+   * atomically and returns the visible path.
+   *
+   * <p>Fails with {@link FileAlreadyExistsException} if the visible name exists while the hidden file
+   * is still there: it never overwrites. If the hidden file is gone and the visible file exists, the
+   * file was published before (a retried commit) and the visible path is returned. If neither
+   * exists, a {@link NoSuchFileException}.
+   */
+  public static Path publish(Path hidden) throws IOException {
+    String visibleName = PartFileName.visibleOf(hidden.getFileName().toString());
+    Path visible = hidden.resolveSibling(visibleName);
+    boolean hiddenExists = Files.exists(hidden, LinkOption.NOFOLLOW_LINKS);
+    if (Files.exists(visible, LinkOption.NOFOLLOW_LINKS)) {
+      if (!hiddenExists) {
+        LOG.info("{} was published before; nothing to do", visible);
+        return visible;
+      }
+      throw new FileAlreadyExistsException(
+          visible.toString(),
+          hidden.toString(),
+          "refusing to publish over an existing file; part file names are unique per write, writer and "
+              + "counter, so another writer used the same name");
+    }
+    if (!hiddenExists) {
+      throw new NoSuchFileException(
+          hidden.toString(), visible.toString(), "neither the in-progress file nor its visible name exists");
+    }
+    Files.move(hidden, visible, StandardCopyOption.ATOMIC_MOVE);
+    return visible;
+  }
+
+  /** Deletes a file or empty directory if it exists; logs instead of failing. True if it was deleted. */
+  public static boolean deleteQuietly(Path path) {
+    try {
+      return Files.deleteIfExists(path);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not delete {}: {}", path, e.toString());
+      return false;
+    }
+  }
+
+  /**
+   * The hidden in-progress files of one write under a table root, at any depth, sorted: names
+   * starting with '.', ending in {@code .inprogress} and containing {@code part-<uuidPrefix>} (also
+   * hidden compaction outputs named after such a file). Symbolic links are not followed; unreadable
+   * directories are logged and skipped (clean-up is best effort). A missing root gives an empty list.
+   */
+  public static List<Path> listHidden(Path root, String uuidPrefix) throws IOException {
+    if (uuidPrefix == null || uuidPrefix.isEmpty()) {
+      throw new IllegalArgumentException("listHidden needs a non-empty uuid prefix: it finds files to delete");
+    }
+    if (!Files.isDirectory(root)) {
+      return List.of();
+    }
+    String marker = "part-" + uuidPrefix;
+    List<Path> found = new ArrayList<>();
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<Path>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            String name = file.getFileName().toString();
+            if (attrs.isRegularFile() && PartFileName.isInProgress(name) && name.contains(marker)) {
+              found.add(file);
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) {
+            LOG.warn("Skipping {} while looking for in-progress files: {}", file, e.toString());
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    Collections.sort(found);
+    return found;
+  }
+}
