@@ -1,11 +1,10 @@
 package dev.filetables.transforms.sink;
 
+import dev.filetables.io.files.FileOps;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -31,28 +30,25 @@ public final class FilePublisher {
    */
   public WrittenFile publish(WrittenFile inProgress) throws IOException {
     Path hidden = Path.of(inProgress.path());
-    Path visible = PartFiles.visibleOf(hidden);
     try {
-      Files.move(hidden, visible, StandardCopyOption.ATOMIC_MOVE);
+      return inProgress.withPath(FileOps.publish(hidden).toString());
     } catch (NoSuchFileException e) {
-      if (!Files.exists(visible) || Files.exists(hidden)) {
-        throw new IOException(
-            "Cannot publish "
-                + hidden
-                + ": neither it nor its visible name "
-                + visible
-                + " exists (deleted while the write was running?)",
-            e);
-      }
-      // a previous attempt of this publish already renamed it
+      throw new IOException(
+          "Cannot publish "
+              + hidden
+              + ": neither it nor its visible name exists (deleted while the write was running?)",
+          e);
     }
-    return inProgress.withPath(visible.toString());
   }
 
   /**
    * Deletes this write's in-progress files that are not among {@code kept} (the outputs of failed or
    * superseded writer attempts), in the directories of {@code kept}. Files of other writes are never
    * touched: their names carry another uuid. Returns the deleted paths.
+   *
+   * <p>Only the directories this write published into are scanned, not the whole table: a failed
+   * attempt wrote the same rows, hence into the same partitions, and a big table is not walked for
+   * every write. A leftover elsewhere would still be hidden from every reader.
    */
   public List<Path> deleteLeftovers(Collection<WrittenFile> kept) throws IOException {
     Set<String> keptNames = new HashSet<>();
@@ -68,18 +64,10 @@ public final class FilePublisher {
         entries
             .filter(p -> files.isInProgressOfThisWrite(p.getFileName().toString()))
             .filter(p -> !keptNames.contains(p.getFileName().toString()))
-            .forEach(
-                p -> {
-                  try {
-                    if (Files.deleteIfExists(p)) {
-                      deleted.add(p);
-                    }
-                  } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                  }
-                });
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
+            .filter(FileOps::deleteQuietly)
+            .forEach(deleted::add);
+      } catch (NoSuchFileException e) {
+        // the directory is gone: nothing left to clean
       }
     }
     return deleted;

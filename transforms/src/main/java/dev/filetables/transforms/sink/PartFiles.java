@@ -34,10 +34,14 @@ public final class PartFiles implements Serializable {
     return partitionPath.isEmpty() ? root() : root().resolve(partitionPath);
   }
 
+  /** In-progress file name of a writer's {@code counter}-th file. */
+  public String inProgressName(String writerId, long counter) {
+    return PartFileName.hidden(writeUuid, writerId, counter, extension);
+  }
+
   /** Absolute in-progress path of a writer's {@code counter}-th file in a partition. */
   public Path inProgress(String partitionPath, String writerId, long counter) {
-    return directory(partitionPath)
-        .resolve(PartFileName.hidden(writeUuid, writerId, counter, extension));
+    return directory(partitionPath).resolve(inProgressName(writerId, counter));
   }
 
   /** The visible path an in-progress file is published under (same directory). */
@@ -47,8 +51,8 @@ public final class PartFiles implements Serializable {
 
   /** True for an in-progress file name of this write (any writer, any attempt). */
   public boolean isInProgressOfThisWrite(String fileName) {
-    return fileName.startsWith(".")
-        && fileName.endsWith(".inprogress")
-        && PartFileName.visibleOf(fileName).contains(writeUuid);
+    return PartFileName.parse(fileName)
+        .map(parts -> parts.inProgress() && parts.uuid().equals(writeUuid))
+        .orElse(false);
   }
 }

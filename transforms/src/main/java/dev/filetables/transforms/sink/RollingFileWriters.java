@@ -1,5 +1,6 @@
 package dev.filetables.transforms.sink;
 
+import dev.filetables.io.files.FileOps;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.RowWriter;
 import java.io.BufferedOutputStream;
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,17 +31,30 @@ public final class RollingFileWriters implements AutoCloseable {
   private final PartFiles files;
   private final String writerId;
   private final long rollingSize;
+  private final boolean replaceOwnLeftovers;
   private final Map<String, OpenFile> open = new HashMap<>();
   private final List<WrittenFile> completed = new ArrayList<>();
   private long nextCounter;
 
+  /**
+   * @param writerId unique among the concurrently running writers of this write
+   * @param replaceOwnLeftovers true when {@code writerId} is deterministic (a shard number): a retried
+   *     attempt then finds its failed predecessor's in-progress files under the same names and replaces
+   *     them. False for random writer ids, where an existing name means two writers collided (an error).
+   */
   public RollingFileWriters(
-      FileFormat format, Schema fileSchema, PartFiles files, String writerId, long rollingSize) {
+      FileFormat format,
+      Schema fileSchema,
+      PartFiles files,
+      String writerId,
+      long rollingSize,
+      boolean replaceOwnLeftovers) {
     this.format = format;
     this.fileSchema = fileSchema;
     this.files = files;
     this.writerId = writerId;
     this.rollingSize = rollingSize;
+    this.replaceOwnLeftovers = replaceOwnLeftovers;
   }
 
   public String writerId() {
@@ -102,17 +115,13 @@ public final class RollingFileWriters implements AutoCloseable {
   }
 
   private OpenFile openFile(String partitionPath) throws IOException {
-    Path path = files.inProgress(partitionPath, writerId, nextCounter++);
-    Files.createDirectories(path.getParent());
-    // TRUNCATE_EXISTING: a retried attempt with a deterministic writer id overwrites its own leftover.
-    OutputStream out =
-        new BufferedOutputStream(
-            Files.newOutputStream(
-                path,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE),
-            BUFFER_BYTES);
+    Path directory = files.directory(partitionPath);
+    String name = files.inProgressName(writerId, nextCounter++);
+    Path path = directory.resolve(name);
+    if (replaceOwnLeftovers) {
+      FileOps.deleteQuietly(path);
+    }
+    OutputStream out = new BufferedOutputStream(FileOps.createHidden(directory, name), BUFFER_BYTES);
     try {
       return new OpenFile(partitionPath, path, format.createWriter(out, fileSchema));
     } catch (IOException | RuntimeException e) {
@@ -123,11 +132,7 @@ public final class RollingFileWriters implements AutoCloseable {
   }
 
   private static void deleteQuietly(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      // best effort
-    }
+    FileOps.deleteQuietly(path);
   }
 
   private static final class OpenFile {

@@ -46,7 +46,8 @@ class WriteBundlesFn extends DoFn<Row, WrittenFile> {
             partitioner.fileSchema(),
             files,
             randomWriterId(),
-            table.options().rollingFileSize());
+            table.options().rollingFileSize(),
+            false);
   }
 
   @ProcessElement

@@ -45,7 +45,8 @@ class WriteGroupsFn extends DoFn<KV<String, Iterable<Row>>, WrittenFile> {
             partitioner.fileSchema(),
             files,
             writerId,
-            table.options().rollingFileSize())) {
+            table.options().rollingFileSize(),
+            true)) {
       for (Row row : group.getValue()) {
         writers.write(partitioner.partitionPath(row), partitioner.toFileRow(row));
       }

@@ -2,8 +2,10 @@ package dev.filetables.transforms.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,7 +29,7 @@ class RollingFileWritersTest {
   @Test
   void oneHiddenFilePerPartitionUntilClosed() throws Exception {
     PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".txt");
-    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w1", 1 << 20);
+    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w1", 1 << 20, false);
     writers.write("k=a", row("1"));
     writers.write("k=b", row("2"));
     writers.write("k=a", row("3"));
@@ -51,7 +53,7 @@ class RollingFileWritersTest {
   void rollsWhenTheEstimatedSizeReachesTheLimit() throws Exception {
     PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".txt");
     // each line "[x]\n" is 4 bytes: a 10-byte limit rolls after 3 rows
-    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10);
+    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10, false);
     for (int i = 0; i < 7; i++) {
       writers.write("", row(Integer.toString(i)));
     }
@@ -66,7 +68,7 @@ class RollingFileWritersTest {
   @Test
   void closeAfterFailureDeletesWhatItWrote() throws Exception {
     PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".txt");
-    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10);
+    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10, false);
     for (int i = 0; i < 5; i++) {
       writers.write("k=" + (i % 2), row(Integer.toString(i)));
     }
@@ -74,5 +76,22 @@ class RollingFileWritersTest {
     try (var stream = Files.walk(root)) {
       assertFalse(stream.anyMatch(Files::isRegularFile));
     }
+  }
+
+  @Test
+  void shardWritersReplaceTheirOwnLeftoversRandomWritersNeverShareNames() throws Exception {
+    PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".txt");
+    Path leftover = files.inProgress("k=a", "2", 0);
+    Files.createDirectories(leftover.getParent());
+    Files.writeString(leftover, "from a failed attempt\n");
+
+    RollingFileWriters random = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "2", 1 << 20, false);
+    assertThrows(FileAlreadyExistsException.class, () -> random.write("k=a", row("x")));
+
+    RollingFileWriters shard = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "2", 1 << 20, true);
+    shard.write("k=a", row("1"));
+    List<WrittenFile> written = shard.closeAll();
+    assertEquals(leftover.toString(), written.get(0).path());
+    assertEquals("[1]\n", Files.readString(leftover));
   }
 }
