@@ -104,6 +104,8 @@ class FileTableIOTest {
             "dt=100%25/hour=12",
             "dt=with space/hour=0",
             "dt=ünïcødé ✓/hour=12",
+            "dt=%6Eull/hour=0",
+            "dt=%4EULL/hour=__DEFAULT_PARTITION__",
             "dt=__DEFAULT_PARTITION__/hour=__DEFAULT_PARTITION__")) {
       assertTrue(partitions.contains(expected), expected + " not in " + partitions);
     }
@@ -267,8 +269,11 @@ class FileTableIOTest {
 
     List<Row> nullHours =
         read(FileTableIO.read(table).withPartitionFilter("dt <> 'zzz' AND hour IS NULL"));
+    // SQL logic: dt <> 'zzz' is unknown (not true) where dt is null
     assertEquals(
-        multiset(filter(input, r -> r.getInt32("hour") == null), PHYSICAL_NAMES),
+        multiset(
+            filter(input, r -> r.getInt32("hour") == null && r.getString("dt") != null),
+            PHYSICAL_NAMES),
         multiset(nullHours, PHYSICAL_NAMES));
 
     List<Row> noon = read(FileTableIO.read(table).withPartitionFilter(new HourIs("12")));

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -124,8 +125,9 @@ final class TestTables {
       v.put("score", i % 29 == 9 ? null : i * 0.25 - 10);
       v.put("small", i % 31 == 10 ? null : i % 100 - 50);
       v.put("ratio", i % 37 == 11 ? null : i * 0.5f);
+      // every (dt, hour) combination occurs
       v.put("dt", DT_VALUES.get(i % DT_VALUES.size()));
-      v.put("hour", HOUR_VALUES.get(i % HOUR_VALUES.size()));
+      v.put("hour", HOUR_VALUES.get(i / DT_VALUES.size() % HOUR_VALUES.size()));
       Row.Builder row = Row.withSchema(schema);
       for (Schema.Field field : schema.getFields()) {
         row.addValue(v.get(field.getName()));
@@ -135,9 +137,11 @@ final class TestTables {
     return rows;
   }
 
+  /** Direct runner with 2 workers: still several bundles, far fewer tiny files than one per core. */
   static PipelineOptions directOptions() {
-    PipelineOptions options = PipelineOptionsFactory.create();
+    DirectOptions options = PipelineOptionsFactory.as(DirectOptions.class);
     options.setRunner(DirectRunner.class);
+    options.setTargetParallelism(2);
     return options;
   }
 

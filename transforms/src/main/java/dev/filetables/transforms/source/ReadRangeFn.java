@@ -45,8 +45,9 @@ class ReadRangeFn extends DoFn<FileRange, Row> {
         out.output(assembler.assemble(row, constants));
       }
     } catch (BadRecordException e) {
-      throw e;
-    } catch (IOException e) {
+      throw e; // already names file and position
+    } catch (IOException | RuntimeException e) {
+      // formats may throw unchecked exceptions (e.g. a corrupt footer) that do not name the file
       throw new IOException(
           "Cannot read " + file.path() + " range " + range.range() + ": " + e.getMessage(), e);
     }

@@ -39,7 +39,7 @@ class SplitFileFn extends DoFn<DataFile, FileRange> {
       for (ByteRange range : format.split(channel, file.size(), targetSplitSize)) {
         out.output(FileRange.of(file, range));
       }
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       throw new IOException("Cannot split " + file.path() + ": " + e.getMessage(), e);
     }
   }
