@@ -4,19 +4,28 @@ import java.io.Serializable;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 /**
  * The {@code WITH (...)} options of a file table: Flink filesystem connector keys, Flink defaults,
  * typed getters. {@link #of(Map)} validates everything up front (unknown keys, bad values, missing
  * required keys) and throws a {@link TableDefinitionException} naming key, value and what is allowed.
  *
- * <p>SKELETON: getters and {@link #of} are the contract; validation is filled in by the options work.
+ * <p>Rules worth knowing: keys are case-sensitive (as in Flink); enumerated, numeric, boolean, duration,
+ * size and time-zone values are trimmed and case-insensitive, getters return them normalised (lower
+ * case); free-form strings (path, names, classes, patterns) are taken exactly as given. Options for
+ * later features (compaction, commit, time extraction, monitoring) are accepted and checked here. Keys
+ * {@code <format>.*} are accepted for the table's own format only; the format checks them itself
+ * ({@link dev.filetables.io.format.FileFormats#forName}). {@link OptionKey} lists every known key with
+ * its type, default and description.
  */
 public final class TableOptions implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -56,7 +65,61 @@ public final class TableOptions implements Serializable {
 
   /** Validates and wraps the options; throws {@link TableDefinitionException} on any problem. */
   public static TableOptions of(Map<String, String> options) {
+    if (options == null) {
+      throw new TableDefinitionException("Table options are null; 'path' and 'format' are required");
+    }
+    List<OptionProblem> problems = problems(options);
+    if (!problems.isEmpty()) {
+      throw exception(problems);
+    }
     return new TableOptions(options);
+  }
+
+  /**
+   * Convenience for Java callers: {@code TableOptions.of("path", "/data/t", "format", "parquet")}.
+   * Arguments alternate key and value, in order; validated like {@link #of(Map)}.
+   */
+  public static TableOptions of(String... keysAndValues) {
+    if (keysAndValues.length % 2 != 0) {
+      throw new TableDefinitionException(
+          "TableOptions.of(String...) needs key/value pairs; got an odd number of arguments: "
+              + Arrays.toString(keysAndValues));
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      if (map.put(keysAndValues[i], keysAndValues[i + 1]) != null) {
+        throw new TableDefinitionException(
+            "Option '" + keysAndValues[i] + "' is given twice in TableOptions.of(String...)");
+      }
+    }
+    return of(map);
+  }
+
+  /** A builder for Java callers; {@link Builder#build()} validates like {@link #of(Map)}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The known option keys in documentation order, with type, default and description. */
+  public static List<OptionKey> knownOptions() {
+    return List.of(OptionKey.values());
+  }
+
+  /** Every problem with these options (empty when valid); used to point at DDL positions. */
+  static List<OptionProblem> problems(Map<String, String> options) {
+    return TableOptionsValidator.validate(options);
+  }
+
+  /** One exception for one or more problems: a single message, or one problem per line. */
+  static TableDefinitionException exception(List<OptionProblem> problems) {
+    if (problems.size() == 1) {
+      return new TableDefinitionException(problems.get(0).message());
+    }
+    return new TableDefinitionException(
+        "Invalid table options ("
+            + problems.size()
+            + " problems):"
+            + problems.stream().map(p -> "\n  - " + p.message()).collect(Collectors.joining()));
   }
 
   /** The options exactly as given. */
@@ -77,14 +140,17 @@ public final class TableOptions implements Serializable {
     return result;
   }
 
+  /** The {@code path} option exactly as given. */
   public String path() {
     return raw.get(PATH);
   }
 
-  /** The table root as a local path ({@code file:///x} URIs and plain paths). */
+  /**
+   * The table root as a local path ({@code file:///x} URIs and plain paths; a relative plain path is
+   * relative to the working directory of the process that uses it).
+   */
   public Path rootPath() {
-    String p = path();
-    return p.startsWith("file:") ? Path.of(java.net.URI.create(p)) : Path.of(p);
+    return TableOptionsValidator.localPath(path());
   }
 
   public String format() {
@@ -92,9 +158,10 @@ public final class TableOptions implements Serializable {
   }
 
   public String partitionDefaultName() {
-    return raw.getOrDefault(PARTITION_DEFAULT_NAME, "__DEFAULT_PARTITION__");
+    return value(OptionKey.PARTITION_DEFAULT_NAME);
   }
 
+  /** The monitor interval; empty when unset or 0 (scan once). */
   public Optional<Duration> sourceMonitorInterval() {
     return Optional.ofNullable(raw.get(SOURCE_MONITOR_INTERVAL))
         .map(Durations::parse)
@@ -105,24 +172,25 @@ public final class TableOptions implements Serializable {
     return Optional.ofNullable(raw.get(SOURCE_PATH_REGEX_PATTERN));
   }
 
+  /** {@code sink.rolling-policy.file-size} in bytes. */
   public long rollingFileSize() {
-    return MemorySizes.parse(raw.getOrDefault(ROLLING_FILE_SIZE, "128MB"));
+    return MemorySizes.parse(value(OptionKey.ROLLING_FILE_SIZE));
   }
 
   public Duration rolloverInterval() {
-    return Durations.parse(raw.getOrDefault(ROLLING_ROLLOVER_INTERVAL, "30 min"));
+    return Durations.parse(value(OptionKey.ROLLING_ROLLOVER_INTERVAL));
   }
 
   public Duration inactivityInterval() {
-    return Durations.parse(raw.getOrDefault(ROLLING_INACTIVITY_INTERVAL, "30 min"));
+    return Durations.parse(value(OptionKey.ROLLING_INACTIVITY_INTERVAL));
   }
 
   public Duration checkInterval() {
-    return Durations.parse(raw.getOrDefault(ROLLING_CHECK_INTERVAL, "1 min"));
+    return Durations.parse(value(OptionKey.ROLLING_CHECK_INTERVAL));
   }
 
   public boolean shuffleByPartition() {
-    return Boolean.parseBoolean(raw.getOrDefault(SHUFFLE_BY_PARTITION, "false"));
+    return Boolean.parseBoolean(value(OptionKey.SHUFFLE_BY_PARTITION).trim());
   }
 
   public OptionalInt sinkParallelism() {
@@ -131,16 +199,18 @@ public final class TableOptions implements Serializable {
   }
 
   public boolean autoCompaction() {
-    return Boolean.parseBoolean(raw.getOrDefault(AUTO_COMPACTION, "false"));
+    return Boolean.parseBoolean(value(OptionKey.AUTO_COMPACTION).trim());
   }
 
+  /** {@code compaction.file-size} in bytes; the rolling file size when unset. */
   public long compactionFileSize() {
     String v = raw.get(COMPACTION_FILE_SIZE);
     return v == null ? rollingFileSize() : MemorySizes.parse(v);
   }
 
+  /** {@code default} or {@code custom} (lower case). */
   public String timeExtractorKind() {
-    return raw.getOrDefault(TIME_EXTRACTOR_KIND, "default");
+    return value(OptionKey.TIME_EXTRACTOR_KIND).trim().toLowerCase(Locale.ROOT);
   }
 
   public Optional<String> timeExtractorClass() {
@@ -155,28 +225,23 @@ public final class TableOptions implements Serializable {
     return Optional.ofNullable(raw.get(TIME_EXTRACTOR_FORMATTER));
   }
 
+  /** {@code process-time} or {@code partition-time} (lower case). */
   public String commitTrigger() {
-    return raw.getOrDefault(COMMIT_TRIGGER, "process-time");
+    return value(OptionKey.COMMIT_TRIGGER).trim().toLowerCase(Locale.ROOT);
   }
 
   public Duration commitDelay() {
-    return Durations.parse(raw.getOrDefault(COMMIT_DELAY, "0 s"));
+    return Durations.parse(value(OptionKey.COMMIT_DELAY));
   }
 
   public ZoneId watermarkTimeZone() {
-    return ZoneId.of(raw.getOrDefault(COMMIT_WATERMARK_TIME_ZONE, "UTC"));
+    return ZoneId.of(value(OptionKey.COMMIT_WATERMARK_TIME_ZONE).trim());
   }
 
-  /** Commit policies in the listed order, trimmed; empty when unset. */
+  /** Commit policies in the listed order, trimmed and lower case; empty when unset. */
   public List<String> commitPolicyKinds() {
     String v = raw.get(COMMIT_POLICY_KIND);
-    if (v == null || v.isBlank()) {
-      return List.of();
-    }
-    return java.util.Arrays.stream(v.split(","))
-        .map(String::trim)
-        .filter(s -> !s.isEmpty())
-        .collect(java.util.stream.Collectors.toList());
+    return v == null ? List.of() : splitList(v);
   }
 
   public Optional<String> commitPolicyClass() {
@@ -184,13 +249,33 @@ public final class TableOptions implements Serializable {
   }
 
   public String successFileName() {
-    return raw.getOrDefault(COMMIT_SUCCESS_FILE_NAME, "_SUCCESS");
+    return value(OptionKey.COMMIT_SUCCESS_FILE_NAME);
+  }
+
+  private String value(OptionKey option) {
+    String v = raw.get(option.key());
+    return v != null ? v : option.defaultValue().orElse(null);
+  }
+
+  /** A comma list, entries trimmed and lower-cased, empty entries dropped. */
+  static List<String> splitList(String value) {
+    return Arrays.stream(value.split(","))
+        .map(s -> s.trim().toLowerCase(Locale.ROOT))
+        .filter(s -> !s.isEmpty())
+        .collect(Collectors.toList());
   }
 
   /** A copy with one option changed (validated again). */
   public TableOptions with(String key, String value) {
     Map<String, String> copy = new LinkedHashMap<>(raw);
     copy.put(key, value);
+    return of(copy);
+  }
+
+  /** A copy without one option (validated again). */
+  public TableOptions without(String key) {
+    Map<String, String> copy = new LinkedHashMap<>(raw);
+    copy.remove(key);
     return of(copy);
   }
 
@@ -207,5 +292,46 @@ public final class TableOptions implements Serializable {
   @Override
   public String toString() {
     return raw.toString();
+  }
+
+  /** Builds options in Java: {@code TableOptions.builder().path(dir).format("parquet").build()}. */
+  public static final class Builder {
+    private final LinkedHashMap<String, String> options = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** {@code connector} = {@code filesystem}, for a definition that mirrors a Flink DDL. */
+    public Builder connector(String connector) {
+      return set(CONNECTOR, connector);
+    }
+
+    public Builder path(String path) {
+      return set(PATH, path);
+    }
+
+    /** The table root as an absolute local path. */
+    public Builder path(Path path) {
+      return set(PATH, path.toAbsolutePath().normalize().toString());
+    }
+
+    public Builder format(String format) {
+      return set(FORMAT, format);
+    }
+
+    /** Any option, e.g. {@code set("sink.rolling-policy.file-size", "64MB")}; replaces a previous value. */
+    public Builder set(String key, String value) {
+      options.put(key, value);
+      return this;
+    }
+
+    /** Every entry of {@code more}, replacing previous values. */
+    public Builder setAll(Map<String, String> more) {
+      options.putAll(more);
+      return this;
+    }
+
+    public TableOptions build() {
+      return of(options);
+    }
   }
 }

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.schemas.Schema;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A file table: its name, columns, partition keys, options, watermark and metadata columns.
@@ -39,7 +40,14 @@ public abstract class TableSpec implements Serializable {
 
   public abstract List<MetadataColumn> metadataColumns();
 
-  public abstract Optional<WatermarkSpec> watermark();
+  /** The watermark, if declared. */
+  public Optional<WatermarkSpec> watermark() {
+    return Optional.ofNullable(watermarkOrNull());
+  }
+
+  // Stored nullable rather than as an Optional field: java.util.Optional is not Serializable, and
+  // a TableSpec travels inside DoFns.
+  abstract @Nullable WatermarkSpec watermarkOrNull();
 
   public abstract TableOptions options();
 
@@ -89,9 +97,15 @@ public abstract class TableSpec implements Serializable {
 
     public abstract Builder setMetadataColumns(List<MetadataColumn> columns);
 
-    public abstract Builder setWatermark(WatermarkSpec watermark);
+    abstract Builder setWatermarkOrNull(@Nullable WatermarkSpec watermark);
 
-    public abstract Builder setWatermark(Optional<WatermarkSpec> watermark);
+    public Builder setWatermark(WatermarkSpec watermark) {
+      return setWatermarkOrNull(java.util.Objects.requireNonNull(watermark, "watermark"));
+    }
+
+    public Builder setWatermark(Optional<WatermarkSpec> watermark) {
+      return setWatermarkOrNull(watermark.orElse(null));
+    }
 
     public abstract Builder setOptions(TableOptions options);
 
