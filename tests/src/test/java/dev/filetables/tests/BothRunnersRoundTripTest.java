@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -47,10 +48,18 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same write → read of all four formats on the Direct runner and on a local Flink cluster (batch,
  * parallelism 2): both give back exactly the input rows. Two pipelines per runner (write all tables,
- * then read all tables) keep the Flink start-up cost down.
+ * then read all tables) keep the Flink start-up cost down. The tables also cover the three writer
+ * layouts: csv with {@code sink.parallelism=3}, json with {@code sink.shuffle-by-partition.enable},
+ * avro and parquet with the default per-bundle writers.
  */
 class BothRunnersRoundTripTest {
   private static final List<String> FORMATS = List.of("csv", "json", "avro", "parquet");
+  private static final Map<String, Map<String, String>> SINK_OPTIONS =
+      Map.of(
+          "csv", Map.of(TableOptions.SINK_PARALLELISM, "3"),
+          "json", Map.of(TableOptions.SHUFFLE_BY_PARTITION, "true"),
+          "avro", Map.of(),
+          "parquet", Map.of());
   private static final List<String> DT_VALUES =
       Arrays.asList("2020-05-20", "a/b", "x=y", "100%", "with space", "ünïcødé ✓", "null", null);
   private static final List<Integer> HOUR_VALUES = Arrays.asList(7, 23, null);
@@ -84,14 +93,39 @@ class BothRunnersRoundTripTest {
       assertEquals(expected, multiset(direct.get(format)), "Direct runner, " + format);
       assertEquals(expected, multiset(flink.get(format)), "Flink runner, " + format);
     }
+    for (String runner : List.of("direct", "flink")) {
+      Path base = dir.resolve(runner);
+      filesPerPartition(base.resolve("csv"))
+          .forEach((partition, files) -> assertTrue(files.size() <= 3, runner + " csv " + partition));
+      assertEquals(
+          Set.of("0", "1", "2"),
+          visibleFiles(base.resolve("csv")).stream()
+              .map(BothRunnersRoundTripTest::writerId)
+              .collect(Collectors.toSet()),
+          runner + ": sink.parallelism=3 writer ids");
+      filesPerPartition(base.resolve("json"))
+          .forEach((partition, files) -> assertEquals(1, files.size(), runner + " json " + partition));
+    }
     // Flink batch: one bundle per task, so the default sink writes at most one file per
     // (partition, task) — at most 2 with parallelism 2
-    for (String format : FORMATS) {
-      Path root = dir.resolve("flink").resolve(format);
-      visibleFiles(root).stream()
-          .collect(Collectors.groupingBy(Path::getParent, Collectors.counting()))
-          .forEach((partition, count) -> assertTrue(count <= 2, partition + ": " + count + " files"));
+    for (String format : List.of("avro", "parquet")) {
+      filesPerPartition(dir.resolve("flink").resolve(format))
+          .forEach(
+              (partition, files) -> assertTrue(files.size() <= 2, partition + ": " + files));
     }
+  }
+
+  private static Map<Path, List<Path>> filesPerPartition(Path root) throws IOException {
+    Map<Path, List<Path>> byPartition =
+        visibleFiles(root).stream().collect(Collectors.groupingBy(Path::getParent));
+    assertEquals(DT_VALUES.size() * HOUR_VALUES.size(), byPartition.size(), root.toString());
+    return byPartition;
+  }
+
+  /** The writer id of {@code part-<uuid>-<writer>-<counter><ext>} (a uuid is 36 characters). */
+  private static String writerId(Path file) {
+    String rest = file.getFileName().toString().substring("part-".length() + 36 + 1);
+    return rest.substring(0, rest.indexOf('-'));
   }
 
   private Map<String, List<Row>> writeThenRead(PipelineOptions options, Path base, List<Row> input)
@@ -141,16 +175,16 @@ class BothRunnersRoundTripTest {
   }
 
   private static TableSpec table(Path root, String format) {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put(TableOptions.CONNECTOR, "filesystem");
+    options.put(TableOptions.PATH, root.toString());
+    options.put(TableOptions.FORMAT, format);
+    options.putAll(SINK_OPTIONS.get(format));
     return TableSpec.builder()
         .setName("events_" + format)
         .setSchema(SCHEMA)
         .setPartitionKeys(List.of("dt", "hour"))
-        .setOptions(
-            TableOptions.of(
-                Map.of(
-                    TableOptions.CONNECTOR, "filesystem",
-                    TableOptions.PATH, root.toString(),
-                    TableOptions.FORMAT, format)))
+        .setOptions(TableOptions.of(options))
         .build();
   }
 
