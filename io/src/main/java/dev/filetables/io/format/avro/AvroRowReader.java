@@ -17,21 +17,24 @@ import org.apache.beam.sdk.values.Row;
  */
 public final class AvroRowReader implements RowReader {
   private final DataFileReader<Row> reader;
+  private final RowDatumReader rows;
   private final long end;
   private long blockStart = -1;
   private long recordInBlock = -1;
 
-  private AvroRowReader(DataFileReader<Row> reader, long end) {
+  private AvroRowReader(DataFileReader<Row> reader, RowDatumReader rows, long end) {
     this.reader = reader;
+    this.rows = rows;
     this.end = end;
   }
 
   /** Opens a reader of {@code range}; the channel stays open on close. */
   public static AvroRowReader open(SeekableByteChannel file, long fileSize, ByteRange range, Schema schema)
       throws IOException {
+    RowDatumReader rows = new RowDatumReader(schema);
     DataFileReader<Row> reader;
     try {
-      reader = new DataFileReader<>(new ChannelSeekableInput(file, fileSize), new RowDatumReader(schema));
+      reader = new DataFileReader<>(new ChannelSeekableInput(file, fileSize), rows);
     } catch (RowDatumReader.SchemaMismatchException e) {
       throw new IOException(e.getMessage(), e);
     }
@@ -41,7 +44,7 @@ public final class AvroRowReader implements RowReader {
       reader.close();
       throw e;
     }
-    return new AvroRowReader(reader, range.end());
+    return new AvroRowReader(reader, rows, range.end());
   }
 
   @Override
@@ -56,9 +59,11 @@ public final class AvroRowReader implements RowReader {
         recordInBlock = -1;
       }
       recordInBlock++;
-      return reader.next(null);
-    } catch (BadRecordException e) {
-      throw new BadRecordException(position() + ": " + e.getMessage(), e);
+      Row row = reader.next(null);
+      if (row == null) {
+        throw new BadRecordException(position() + ": " + rows.takeProblem());
+      }
+      return row;
     } catch (AvroRuntimeException e) {
       throw new BadRecordException(position() + ": corrupt Avro data: " + e.getMessage(), e);
     }

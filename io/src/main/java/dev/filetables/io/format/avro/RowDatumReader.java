@@ -1,6 +1,5 @@
 package dev.filetables.io.format.avro;
 
-import dev.filetables.io.format.BadRecordException;
 import dev.filetables.io.format.internal.ValueConversions;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
@@ -39,6 +38,7 @@ final class RowDatumReader implements DatumReader<Row> {
 
   private final Schema schema;
   private FieldReader[] plan = new FieldReader[0];
+  private String problem;
 
   RowDatumReader(Schema schema) {
     this.schema = schema;
@@ -91,21 +91,33 @@ final class RowDatumReader implements DatumReader<Row> {
     this.plan = readers;
   }
 
+  /**
+   * Decodes the next record. A record with a bad value is still read to its end (so the file stays
+   * in step) and yields null; {@link #takeProblem} then says what was wrong. Throwing here instead
+   * would leave Avro's block record count off by one.
+   */
   @Override
   public Row read(Row reuse, Decoder in) throws IOException {
     Object[] values = new Object[schema.getFieldCount()];
-    String problem = null;
+    String first = null;
     for (FieldReader reader : plan) {
-      // A bad value is remembered, not thrown, so the decoder still ends at the next record.
       String p = reader.read(in, values);
-      if (p != null && problem == null) {
-        problem = p;
+      if (p != null && first == null) {
+        first = p;
       }
     }
-    if (problem != null) {
-      throw new BadRecordException(problem);
+    if (first != null) {
+      problem = first;
+      return null;
     }
     return Row.withSchema(schema).attachValues(Arrays.asList(values));
+  }
+
+  /** The problem of the last record read, if it had one; clears it. */
+  String takeProblem() {
+    String p = problem;
+    problem = null;
+    return p;
   }
 
   private interface FieldReader {

@@ -11,11 +11,11 @@ import org.apache.parquet.io.SeekableInputStream;
  * A Parquet {@link InputFile} over an open channel (no Hadoop file system). Closing its stream leaves
  * the channel open: the caller owns it.
  */
-final class ChannelInputFile implements InputFile {
+public final class ChannelInputFile implements InputFile {
   private final SeekableByteChannel channel;
   private final long length;
 
-  ChannelInputFile(SeekableByteChannel channel, long length) {
+  public ChannelInputFile(SeekableByteChannel channel, long length) {
     this.channel = channel;
     this.length = length;
   }

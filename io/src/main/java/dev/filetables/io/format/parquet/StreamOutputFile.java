@@ -10,13 +10,13 @@ import org.apache.parquet.io.PositionOutputStream;
  * A Parquet {@link OutputFile} over an already open stream, so a writer needs no Hadoop file system
  * and no temporary file. It can be created once; the position is the number of bytes written.
  */
-final class StreamOutputFile implements OutputFile {
+public final class StreamOutputFile implements OutputFile {
   private static final int BUFFER_SIZE = 64 * 1024;
 
   private final OutputStream out;
   private boolean created;
 
-  StreamOutputFile(OutputStream out) {
+  public StreamOutputFile(OutputStream out) {
     this.out = out;
   }
 
