@@ -210,7 +210,7 @@ abstract class BulkFormatContractTest {
   @Test
   void randomRangesReadEachRowExactlyOnce() throws IOException {
     FileFormat format = format(smallUnitOptions());
-    List<Row> rows = randomRows(6000, 7);
+    List<Row> rows = randomRows(3000, 7);
     byte[] file = write(format, ALL_TYPES, rows);
     assertTrue(unitCount(file) >= 10, "expected many row groups/blocks, got " + unitCount(file));
     Random random = new Random(3);

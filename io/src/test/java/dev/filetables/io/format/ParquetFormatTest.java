@@ -45,7 +45,7 @@ class ParquetFormatTest extends BulkFormatContractTest {
 
   @Override
   Map<String, String> smallUnitOptions() {
-    return Map.of("block.size", "4096", "page.size", "1024", "dictionary.page.size", "1024");
+    return Map.of("block.size", "8192", "page.size", "1024", "dictionary.page.size", "1024");
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.filetables.io.format.internal.Decimals;
 import dev.filetables.io.format.internal.TimeValues;
 import dev.filetables.io.table.ColumnType;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Map;
@@ -127,7 +128,8 @@ final class RowWriteSupport extends WriteSupport<Row> {
   private static ValueWriter writerFor(ColumnType type, int decimalPrecision) {
     switch (type) {
       case STRING:
-        return (c, v) -> c.addBinary(Binary.fromString((String) v));
+        // a byte-array Binary hashes and compares faster in dictionaries than fromString's ByteBuffer one
+        return (c, v) -> c.addBinary(Binary.fromConstantByteArray(((String) v).getBytes(StandardCharsets.UTF_8)));
       case BOOLEAN:
         return (c, v) -> c.addBoolean((Boolean) v);
       case INT:
