@@ -16,6 +16,22 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * The {@code parquet.*} options of a table (keys given without the prefix). Keys are those of
  * parquet-hadoop's {@code ParquetOutputFormat}, which Flink passes through, so a Flink DDL keeps
  * working; unlike Flink, an unknown key is an error instead of being ignored.
+ *
+ * <ul>
+ *   <li>{@code parquet.compression}: UNCOMPRESSED (or NONE), SNAPPY (default; GZIP where the snappy
+ *       native library does not load), GZIP, ZSTD, LZ4_RAW
+ *   <li>{@code parquet.compression.codec.zstd.level}: ZSTD level (default 3)
+ *   <li>{@code parquet.block.size}: row group size in bytes (default 128 MB)
+ *   <li>{@code parquet.page.size}, {@code parquet.dictionary.page.size}: bytes (default 1 MB each)
+ *   <li>{@code parquet.page.row.count.limit}: rows per page (default {@value
+ *       #DEFAULT_PAGE_ROW_COUNT_LIMIT}, see there)
+ *   <li>{@code parquet.enable.dictionary}: true (default) / false
+ *   <li>{@code parquet.writer.version}: v1 (default) / v2
+ *   <li>{@code parquet.utc-timezone} (Flink's key): how INT96 timestamps of other writers become
+ *       TIMESTAMP values: wall clock in UTC (true) or in the JVM's zone (false, Flink's default)
+ * </ul>
+ *
+ * Sizes are plain bytes (as Hadoop takes them) or sizes such as {@code 64 mb}.
  */
 public final class ParquetOptions implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -1,7 +1,6 @@
 package dev.filetables.io.format.parquet;
 
 import dev.filetables.io.format.RowWriter;
-import dev.filetables.io.format.avro.AvroSchemas;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
@@ -15,17 +14,15 @@ import org.apache.parquet.io.OutputFile;
 
 /** Writes one Parquet file of Beam rows to a stream. */
 public final class ParquetRowWriter implements RowWriter {
-  /** Footer key under which parquet-avro looks for the Avro schema of the records. */
-  static final String AVRO_SCHEMA_KEY = "parquet.avro.schema";
-
   private final RowWriteSupport writeSupport;
   private final ParquetWriter<Row> writer;
   private long rows;
   private boolean closed;
 
   public ParquetRowWriter(OutputStream out, Schema schema, ParquetOptions options) throws IOException {
-    Map<String, String> metadata = avroSchemaMetadata(schema);
-    this.writeSupport = new RowWriteSupport(schema, metadata);
+    // No "parquet.avro.schema" in the footer: parquet-avro would then read DECIMAL(p<=18) columns
+    // as Avro bytes while they are stored as INT32/INT64; without it, it derives a matching schema.
+    this.writeSupport = new RowWriteSupport(schema, Map.of());
     try {
       this.writer =
           new Builder(new StreamOutputFile(out), writeSupport)
@@ -42,18 +39,6 @@ public final class ParquetRowWriter implements RowWriter {
     } catch (IOException | RuntimeException e) {
       out.close();
       throw e;
-    }
-  }
-
-  /**
-   * The Avro view of the schema, so Avro-based Parquet readers (parquet-avro, Beam's ParquetIO) get
-   * the same field types FileTables' Avro format writes. Skipped when a name is not a valid Avro name.
-   */
-  private static Map<String, String> avroSchemaMetadata(Schema schema) {
-    try {
-      return Map.of(AVRO_SCHEMA_KEY, AvroSchemas.toAvro(schema).toString());
-    } catch (RuntimeException notAvroCompatible) {
-      return Map.of();
     }
   }
 
