@@ -3,6 +3,7 @@ package dev.filetables.io.format;
 import dev.filetables.io.format.avro.AvroOptions;
 import dev.filetables.io.format.avro.AvroRowReader;
 import dev.filetables.io.format.avro.AvroRowWriter;
+import dev.filetables.io.format.internal.FixedRanges;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
@@ -53,7 +54,7 @@ public final class AvroFormat implements FileFormat {
 
   @Override
   public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
-    return ParquetFormat.fixedRanges(fileSize, targetRangeSize);
+    return FixedRanges.of(fileSize, targetRangeSize);
   }
 
   @Override

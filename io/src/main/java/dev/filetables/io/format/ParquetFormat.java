@@ -1,12 +1,12 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.internal.FixedRanges;
 import dev.filetables.io.format.parquet.ParquetOptions;
 import dev.filetables.io.format.parquet.ParquetRowReader;
 import dev.filetables.io.format.parquet.ParquetRowWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
@@ -53,19 +53,7 @@ public final class ParquetFormat implements FileFormat {
 
   @Override
   public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
-    return fixedRanges(fileSize, targetRangeSize);
-  }
-
-  /** {@code [0, t), [t, 2t), ...}: the last range takes the remainder; one range for small files. */
-  static List<ByteRange> fixedRanges(long fileSize, long targetRangeSize) {
-    if (targetRangeSize <= 0 || fileSize <= targetRangeSize) {
-      return List.of(ByteRange.of(0, fileSize));
-    }
-    List<ByteRange> ranges = new ArrayList<>();
-    for (long start = 0; start < fileSize; start += targetRangeSize) {
-      ranges.add(ByteRange.of(start, Math.min(fileSize, start + targetRangeSize)));
-    }
-    return ranges;
+    return FixedRanges.of(fileSize, targetRangeSize);
   }
 
   @Override

@@ -311,6 +311,25 @@ abstract class BulkFormatContractTest {
   }
 
   @Test
+  void onlyMissingColumnsRequestedGivesAllNullRows() throws IOException {
+    FileFormat format = format(Map.of());
+    byte[] file = write(format, ALL_TYPES, randomRows(25, 1));
+    Schema wanted = Schema.builder().addNullableField("absent", ColumnType.STRING.fieldType()).build();
+    List<Row> back = readAll(format, file, wanted);
+    assertEquals(25, back.size());
+    assertNull(back.get(0).getValue("absent"));
+  }
+
+  @Test
+  void formatIsSerializableWithItsOptions() throws IOException {
+    FileFormat format =
+        (FileFormat)
+            org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(format(smallUnitOptions()));
+    List<Row> rows = randomRows(100, 2);
+    assertEquals(rows, readAll(format, write(format, ALL_TYPES, rows), ALL_TYPES));
+  }
+
+  @Test
   void nullInNotNullColumnOfFileIsABadRecord() throws IOException {
     Schema written = Schema.builder().addNullableField("a", ColumnType.INT.fieldType()).build();
     FileFormat format = format(Map.of());
