@@ -1,0 +1,82 @@
+package dev.filetables.io.format.parquet;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+
+/**
+ * A Parquet {@link OutputFile} over an already open stream, so a writer needs no Hadoop file system
+ * and no temporary file. It can be created once; the position is the number of bytes written.
+ */
+public final class StreamOutputFile implements OutputFile {
+  private static final int BUFFER_SIZE = 64 * 1024;
+
+  private final OutputStream out;
+  private boolean created;
+
+  public StreamOutputFile(OutputStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public PositionOutputStream create(long blockSizeHint) {
+    if (created) {
+      throw new IllegalStateException("The stream of this Parquet file is already in use");
+    }
+    created = true;
+    return new CountingStream(new BufferedOutputStream(out, BUFFER_SIZE));
+  }
+
+  @Override
+  public PositionOutputStream createOrOverwrite(long blockSizeHint) {
+    return create(blockSizeHint);
+  }
+
+  @Override
+  public boolean supportsBlockSize() {
+    return false;
+  }
+
+  @Override
+  public long defaultBlockSize() {
+    return 0;
+  }
+
+  private static final class CountingStream extends PositionOutputStream {
+    private final OutputStream out;
+    private long position;
+
+    CountingStream(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public long getPos() {
+      return position;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      position++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      position += len;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+}
