@@ -134,9 +134,11 @@ class DuckDbInteropTest {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
         Statement s = c.createStatement()) {
       s.execute(
-          "CREATE TABLE t AS SELECT id::BIGINT id, name::VARCHAR name, amount::DECIMAL(10,2) amount,"
-              + " ts::TIMESTAMP ts, day::DATE day, flag::BOOLEAN flag, score::DOUBLE score,"
-              + " dt::VARCHAR dt, region::VARCHAR region FROM (VALUES "
+          "CREATE TABLE t AS SELECT CAST(id AS BIGINT) AS id, CAST(name AS VARCHAR) AS name,"
+              + " CAST(amount AS DECIMAL(10,2)) AS amount, CAST(ts AS TIMESTAMP) AS ts,"
+              + " CAST(day AS DATE) AS day, CAST(flag AS BOOLEAN) AS flag,"
+              + " CAST(score AS DOUBLE) AS score, CAST(dt AS VARCHAR) AS dt,"
+              + " CAST(region AS VARCHAR) AS region FROM (VALUES "
               + values
               + ") v("
               + String.join(", ", COLUMNS)
