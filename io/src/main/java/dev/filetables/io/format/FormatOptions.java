@@ -1,5 +1,6 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.table.KeySuggestions;
 import dev.filetables.io.table.TableDefinitionException;
 import java.util.Collection;
 import java.util.Locale;
@@ -24,7 +25,7 @@ final class FormatOptions {
     FormatOptions result = new FormatOptions(format, options);
     for (String key : result.options.keySet()) {
       if (!known.contains(key)) {
-        String closest = closest(key, known);
+        String closest = KeySuggestions.closest(key, new TreeSet<>(known)).orElse(null);
         throw new TableDefinitionException(
             "Unknown option '"
                 + result.fullKey(key)
@@ -142,40 +143,5 @@ final class FormatOptions {
 
   TableDefinitionException conflict(String message) {
     return new TableDefinitionException("Invalid " + format + " options: " + message);
-  }
-
-  /**
-   * The known key closest to {@code key} by edit distance, or null when none is plausibly meant.
-   */
-  static String closest(String key, Collection<String> known) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : known) {
-      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = candidate;
-      }
-    }
-    return best != null && bestDistance <= Math.max(3, best.length() / 2) ? best : null;
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

@@ -181,7 +181,7 @@ final class TableOptionsValidator {
         // a misspelt format prefix, e.g. 'cvs.field-delimiter' on a csv table
         candidates.add(format + key.substring(dot));
       }
-      Optional<String> closest = closest(key, candidates);
+      Optional<String> closest = KeySuggestions.closest(key, candidates);
       if (closest.isPresent()) {
         return "Unknown option '" + key + "'. Did you mean '" + closest.get() + "'?";
       }
@@ -529,40 +529,5 @@ final class TableOptionsValidator {
       throw new TableDefinitionException(
           "Option 'path' = '" + path + "' is not a usable file: URI: " + e.getMessage());
     }
-  }
-
-  /** The closest candidate within a small edit distance (ignoring case), if any. */
-  static Optional<String> closest(String key, List<String> candidates) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : candidates) {
-      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-      if (d < bestDistance) {
-        best = candidate;
-        bestDistance = d;
-      }
-    }
-    int allowed = Math.max(2, key.length() / 4);
-    return bestDistance <= allowed ? Optional.ofNullable(best) : Optional.empty();
-  }
-
-  /** Levenshtein distance (insert, delete, replace; each costs 1). */
-  static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int replace = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(replace, Math.min(previous[j] + 1, current[j - 1] + 1));
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
   }
 }

@@ -1,5 +1,6 @@
 package dev.filetables.io.format.internal;
 
+import dev.filetables.io.table.KeySuggestions;
 import dev.filetables.io.table.MemorySizes;
 import dev.filetables.io.table.TableDefinitionException;
 import java.util.Collection;
@@ -15,7 +16,7 @@ public final class OptionChecks {
   public static void rejectUnknownKeys(String format, Map<String, String> options, Collection<String> known) {
     for (String key : options.keySet()) {
       if (!known.contains(key)) {
-        String closest = closest(key, known);
+        String closest = KeySuggestions.closest(key, new TreeSet<>(known)).orElse(null);
         throw new TableDefinitionException(
             "Unknown option '"
                 + format
@@ -81,38 +82,5 @@ public final class OptionChecks {
       sorted.add(format + "." + k);
     }
     return String.join(", ", sorted);
-  }
-
-  /** The known key at the smallest edit distance, if it is close enough to be a plausible typo. */
-  static String closest(String key, Collection<String> known) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : known) {
-      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-      if (d < bestDistance) {
-        best = candidate;
-        bestDistance = d;
-      }
-    }
-    return bestDistance <= Math.max(2, key.length() / 3) ? best : null;
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }
