@@ -448,7 +448,7 @@ class CsvFormatTest {
     TableDefinitionException e =
         assertThrows(TableDefinitionException.class, () -> csv("feild-delimiter", ";"));
     assertTrue(e.getMessage().contains("'csv.feild-delimiter'"), e.getMessage());
-    assertTrue(e.getMessage().contains("did you mean 'csv.field-delimiter'"), e.getMessage());
+    assertTrue(e.getMessage().contains("Did you mean 'csv.field-delimiter'"), e.getMessage());
 
     e = assertThrows(TableDefinitionException.class, () -> csv("field-delimiter", ";;"));
     assertTrue(

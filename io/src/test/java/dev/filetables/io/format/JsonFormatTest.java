@@ -364,7 +364,7 @@ class JsonFormatTest {
     TableDefinitionException e =
         assertThrows(TableDefinitionException.class, () -> json("fail-on-missing-fields", "true"));
     assertTrue(
-        e.getMessage().contains("did you mean 'json.fail-on-missing-field'"), e.getMessage());
+        e.getMessage().contains("Did you mean 'json.fail-on-missing-field'"), e.getMessage());
     e =
         assertThrows(
             TableDefinitionException.class, () -> json("timestamp-format.standard", "RFC"));
