@@ -1,5 +1,6 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.internal.TimeValues;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -9,7 +10,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
-import org.joda.time.ReadableInstant;
 
 /**
  * Writes rows as CSV records into its own byte buffer (UTF-8 encoded by hand, numbers and temporal
@@ -121,7 +121,7 @@ final class CsvRowWriter implements RowWriter {
         case TIMESTAMP_LTZ:
           putAscii(
               scratch,
-              TemporalText.formatInstant(((ReadableInstant) value).getMillis(), ' ', scratch, 0));
+              TemporalText.formatInstant(TimeValues.epochMillis(value), ' ', scratch, 0));
           break;
         default:
           putAscii(text(type, value));
@@ -153,7 +153,7 @@ final class CsvRowWriter implements RowWriter {
         return new String(
             scratch,
             0,
-            TemporalText.formatInstant(((ReadableInstant) value).getMillis(), ' ', scratch, 0));
+            TemporalText.formatInstant(TimeValues.epochMillis(value), ' ', scratch, 0));
       default:
         return value.toString();
     }

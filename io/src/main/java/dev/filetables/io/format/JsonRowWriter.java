@@ -3,6 +3,7 @@ package dev.filetables.io.format;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import dev.filetables.io.format.internal.TimeValues;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,7 +12,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
-import org.joda.time.ReadableInstant;
 
 /** Writes rows as JSON lines with one streaming generator per file. */
 final class JsonRowWriter implements RowWriter {
@@ -92,7 +92,7 @@ final class JsonRowWriter implements RowWriter {
               scratch,
               0,
               TemporalText.formatInstant(
-                  ((ReadableInstant) value).getMillis(), separator, scratch, 0));
+                  TimeValues.epochMillis(value), separator, scratch, 0));
           break;
         default:
           throw new IllegalStateException("Unsupported column type " + types[i]);

@@ -1,5 +1,6 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.internal.TimeValues;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -75,21 +76,7 @@ final class TemporalText {
 
   /** An instant in UTC with a trailing {@code Z}. */
   static int formatInstant(long epochMillis, char separator, char[] out, int p) {
-    long seconds = Math.floorDiv(epochMillis, 1000L);
-    int millis = (int) Math.floorMod(epochMillis, 1000L);
-    long days = Math.floorDiv(seconds, 86400L);
-    int secondOfDay = (int) Math.floorMod(seconds, 86400L);
-    LocalDate date = LocalDate.ofEpochDay(days);
-    p = formatDate(date.getYear(), date.getMonthValue(), date.getDayOfMonth(), out, p);
-    out[p++] = separator;
-    p =
-        formatTime(
-            secondOfDay / 3600,
-            (secondOfDay / 60) % 60,
-            secondOfDay % 60,
-            millis * 1_000_000,
-            out,
-            p);
+    p = formatTimestamp(TimeValues.localDateTime(epochMillis), separator, out, p);
     out[p++] = 'Z';
     return p;
   }
