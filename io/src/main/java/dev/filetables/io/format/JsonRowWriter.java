@@ -3,13 +3,10 @@ package dev.filetables.io.format;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
-import dev.filetables.io.format.internal.TimeValues;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -79,20 +76,9 @@ final class JsonRowWriter implements RowWriter {
           g.writeNumber((BigDecimal) value);
           break;
         case DATE:
-          g.writeString(scratch, 0, TemporalText.formatDate((LocalDate) value, scratch, 0));
-          break;
         case TIMESTAMP:
-          g.writeString(
-              scratch,
-              0,
-              TemporalText.formatTimestamp((LocalDateTime) value, separator, scratch, 0));
-          break;
         case TIMESTAMP_LTZ:
-          g.writeString(
-              scratch,
-              0,
-              TemporalText.formatInstant(
-                  TimeValues.epochMillis(value), separator, scratch, 0));
+          g.writeString(scratch, 0, TemporalText.format(types[i], value, separator, scratch));
           break;
         default:
           throw new IllegalStateException("Unsupported column type " + types[i]);

@@ -1,6 +1,7 @@
 package dev.filetables.io.format;
 
 import dev.filetables.io.format.internal.TimeValues;
+import dev.filetables.io.table.ColumnType;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -44,6 +45,23 @@ final class TemporalText {
   private int end;
 
   // ------------------------------------------------------------------ formatting
+
+  /**
+   * Writes a DATE, TIMESTAMP or TIMESTAMP_LTZ value into {@code out} from index 0 and returns its
+   * length; {@code separator} goes between date and time.
+   */
+  static int format(ColumnType type, Object value, char separator, char[] out) {
+    switch (type) {
+      case DATE:
+        return formatDate((LocalDate) value, out, 0);
+      case TIMESTAMP:
+        return formatTimestamp((LocalDateTime) value, separator, out, 0);
+      case TIMESTAMP_LTZ:
+        return formatInstant(TimeValues.epochMillis(value), separator, out, 0);
+      default:
+        throw new IllegalArgumentException(type + " is not a temporal type");
+    }
+  }
 
   static int formatDate(LocalDate date, char[] out, int p) {
     return formatDate(date.getYear(), date.getMonthValue(), date.getDayOfMonth(), out, p);
