@@ -3,6 +3,7 @@ package dev.filetables.io.format;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import dev.filetables.io.format.internal.CountingOutputStream;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -100,41 +101,5 @@ final class JsonRowWriter implements RowWriter {
     }
     closed = true;
     gen.close(); // flushes and closes the target stream
-  }
-
-  /** Counts the bytes passed to the real stream (the generator buffers the rest). */
-  private static final class CountingOutputStream extends OutputStream {
-    private final OutputStream out;
-    private long count;
-
-    CountingOutputStream(OutputStream out) {
-      this.out = out;
-    }
-
-    long count() {
-      return count;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      count += len;
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
-    }
   }
 }
