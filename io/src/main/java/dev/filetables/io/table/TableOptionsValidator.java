@@ -68,6 +68,9 @@ final class TableOptionsValidator {
       }
       String format = checkFormat();
       checkKeysKnown(format);
+      if (format != null) {
+        checkFormatOptions(format);
+      }
       checkPath();
       checkPartitionDefaultName();
       ifSet(OptionKey.SOURCE_MONITOR_INTERVAL, v -> duration(OptionKey.SOURCE_MONITOR_INTERVAL, v, false));
@@ -150,7 +153,7 @@ final class TableOptionsValidator {
         int dot = key.indexOf('.');
         String prefix = dot > 0 ? key.substring(0, dot) : null;
         if (prefix != null && prefix.equals(format)) {
-          continue; // the format validates its own options
+          continue; // the format checks its own options: checkFormatOptions
         }
         if (prefix != null && FileFormats.SUPPORTED.contains(prefix)) {
           String formatText =
@@ -171,6 +174,32 @@ final class TableOptionsValidator {
         }
         problems.add(new OptionProblem(key, unknownKeyMessage(key, format)));
       }
+    }
+
+    /**
+     * Lets the table's format read its options, as it will when the table is used, so a bad format
+     * option fails at definition. The problem is reported at the key the message names first.
+     */
+    private void checkFormatOptions(String format) {
+      try {
+        FileFormats.forName(format, TableOptions.formatOptions(options, format));
+      } catch (TableDefinitionException e) {
+        problems.add(new OptionProblem(keyNamedFirst(e.getMessage(), format), e.getMessage()));
+      }
+    }
+
+    /** The {@code <format>.*} key quoted earliest in {@code message}; 'format' if it names none. */
+    private String keyNamedFirst(String message, String format) {
+      String named = TableOptions.FORMAT;
+      int first = Integer.MAX_VALUE;
+      for (String key : options.keySet()) {
+        int at = key.startsWith(format + ".") ? message.indexOf("'" + key + "'") : -1;
+        if (at >= 0 && at < first) {
+          first = at;
+          named = key;
+        }
+      }
+      return named;
     }
 
     private String unknownKeyMessage(String key, String format) {
