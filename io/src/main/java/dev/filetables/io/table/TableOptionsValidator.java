@@ -100,18 +100,7 @@ final class TableOptionsValidator {
 
     private void problem(OptionKey option, String value, String allowed) {
       problems.add(
-          new OptionProblem(
-              option.key(),
-              "Invalid value '" + shown(value) + "' for option '" + option.key() + "': " + allowed));
-    }
-
-    /** The value with control characters written as Unicode escapes, so messages stay readable. */
-    private static String shown(String value) {
-      StringBuilder out = new StringBuilder();
-      for (char c : value.toCharArray()) {
-        out.append(Character.isISOControl(c) ? String.format("\\u%04X", (int) c) : String.valueOf(c));
-      }
-      return out.toString();
+          new OptionProblem(option.key(), OptionMessages.invalidValue(option.key(), value, allowed)));
     }
 
     // ---- keys ----

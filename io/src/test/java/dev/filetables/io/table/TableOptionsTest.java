@@ -160,6 +160,9 @@ class TableOptionsTest {
   @Test
   void controlCharactersAreShownEscaped() {
     assertContains(error("partition.default-name", "a\u0001b"), "'a\\u0001b'", "contains '\\u0001'");
+    assertContains(
+        error("csv.field-delimiter", "\u0001\u0002"),
+        "Invalid value '\\u0001\\u0002' for option 'csv.field-delimiter'");
   }
 
   @Test

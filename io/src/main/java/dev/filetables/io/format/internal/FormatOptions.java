@@ -2,6 +2,7 @@ package dev.filetables.io.format.internal;
 
 import dev.filetables.io.table.KeySuggestions;
 import dev.filetables.io.table.MemorySizes;
+import dev.filetables.io.table.OptionMessages;
 import dev.filetables.io.table.TableDefinitionException;
 import java.util.Arrays;
 import java.util.Collection;
@@ -190,7 +191,7 @@ public final class FormatOptions {
   /** The error for a bad value: names the full key, the value and what {@code allowed} says. */
   public TableDefinitionException fail(String key, String value, String allowed) {
     return new TableDefinitionException(
-        "Invalid value '" + value + "' for option '" + fullKey(key) + "': expected " + allowed);
+        OptionMessages.invalidValue(fullKey(key), value, "expected " + allowed));
   }
 
   /** The error for options that are fine alone but not together. */
