@@ -1,5 +1,7 @@
 package dev.filetables.io.table;
 
+import java.util.Optional;
+
 /** Wording shared by table option and format option errors, so both read the same. */
 public final class OptionMessages {
   private OptionMessages() {}
@@ -10,6 +12,14 @@ public final class OptionMessages {
    */
   public static String invalidValue(String key, String value, String problem) {
     return "Invalid value '" + shown(value) + "' for option '" + key + "': " + problem;
+  }
+
+  /** {@code Unknown option '<key>'.}, followed by {@code Did you mean '<suggestion>'?} if any. */
+  public static String unknownOption(String key, Optional<String> suggestion) {
+    return "Unknown option '"
+        + key
+        + "'."
+        + suggestion.map(s -> " Did you mean '" + s + "'?").orElse("");
   }
 
   private static String shown(String value) {

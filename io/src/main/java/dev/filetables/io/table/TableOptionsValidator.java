@@ -201,13 +201,12 @@ final class TableOptionsValidator {
       }
       Optional<String> closest = KeySuggestions.closest(key, candidates);
       if (closest.isPresent()) {
-        return "Unknown option '" + key + "'. Did you mean '" + closest.get() + "'?";
+        return OptionMessages.unknownOption(key, closest);
       }
       String formatKeys =
           format != null ? "'" + format + ".*' options of the table's format" : "'<format>.*' options";
-      return "Unknown option '"
-          + key
-          + "'. Supported options: "
+      return OptionMessages.unknownOption(key, closest)
+          + " Supported options: "
           + Arrays.stream(OptionKey.values()).map(OptionKey::key).collect(Collectors.joining(", "))
           + ", and "
           + formatKeys;

@@ -33,12 +33,9 @@ public final class FormatOptions {
     TreeSet<String> sorted = new TreeSet<>(known);
     for (String key : result.options.keySet()) {
       if (!known.contains(key)) {
-        Optional<String> closest = KeySuggestions.closest(key, sorted);
+        Optional<String> closest = KeySuggestions.closest(key, sorted).map(result::fullKey);
         throw new TableDefinitionException(
-            "Unknown option '"
-                + result.fullKey(key)
-                + "'."
-                + closest.map(c -> " Did you mean '" + result.fullKey(c) + "'?").orElse("")
+            OptionMessages.unknownOption(result.fullKey(key), closest)
                 + " Supported "
                 + format
                 + " options: "
