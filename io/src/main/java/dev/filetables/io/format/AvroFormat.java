@@ -1,44 +1,49 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.avro.AvroOptions;
+import dev.filetables.io.format.avro.AvroRowReader;
+import dev.filetables.io.format.avro.AvroRowWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
 
-/** SKELETON: the avro format. */
-public final class AvroFormat implements FileFormat {
+/**
+ * The avro format: Avro object container files, rows encoded and decoded directly (no
+ * GenericRecord). A file splits into fixed-size byte ranges read with Avro's sync-marker rule, so
+ * each block is read by exactly one range.
+ *
+ * <p>Options ({@code avro.} prefix): see {@link AvroOptions}; snappy compression by default, as in
+ * Flink.
+ */
+public final class AvroFormat extends FixedRangeFormat {
   private static final long serialVersionUID = 1L;
+
+  private final AvroOptions options;
+
+  private AvroFormat(AvroOptions options) {
+    super("avro");
+    this.options = options;
+  }
 
   /** Creates the format from its options (keys without the "avro." prefix); unknown keys fail. */
   public static AvroFormat create(Map<String, String> options) {
-    return new AvroFormat();
+    return new AvroFormat(AvroOptions.parse(options));
   }
 
-  @Override
-  public String name() {
-    return "avro";
-  }
-
-  @Override
-  public String extension() {
-    return ".avro";
+  public AvroOptions options() {
+    return options;
   }
 
   @Override
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
-    throw new UnsupportedOperationException("TODO avro writer");
-  }
-
-  @Override
-  public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
-    return List.of(ByteRange.of(0, fileSize));
+    return new AvroRowWriter(out, fileSchema, options);
   }
 
   @Override
   public RowReader createReader(
       SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema) throws IOException {
-    throw new UnsupportedOperationException("TODO avro reader");
+    return AvroRowReader.open(file, fileSize, range, fileSchema);
   }
 }

@@ -1,44 +1,48 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.parquet.ParquetOptions;
+import dev.filetables.io.format.parquet.ParquetRowReader;
+import dev.filetables.io.format.parquet.ParquetRowWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
 
-/** SKELETON: the parquet format. */
-public final class ParquetFormat implements FileFormat {
+/**
+ * The parquet format: Beam rows written straight to Parquet column writers and read straight from
+ * column readers (no Avro records in between). A file splits into fixed-size byte ranges; a range
+ * reads the row groups whose midpoint it holds, so every row group is read by exactly one range.
+ *
+ * <p>Options ({@code parquet.} prefix): see {@link ParquetOptions}; SNAPPY compression by default.
+ */
+public final class ParquetFormat extends FixedRangeFormat {
   private static final long serialVersionUID = 1L;
+
+  private final ParquetOptions options;
+
+  private ParquetFormat(ParquetOptions options) {
+    super("parquet");
+    this.options = options;
+  }
 
   /** Creates the format from its options (keys without the "parquet." prefix); unknown keys fail. */
   public static ParquetFormat create(Map<String, String> options) {
-    return new ParquetFormat();
+    return new ParquetFormat(ParquetOptions.parse(options));
   }
 
-  @Override
-  public String name() {
-    return "parquet";
-  }
-
-  @Override
-  public String extension() {
-    return ".parquet";
+  public ParquetOptions options() {
+    return options;
   }
 
   @Override
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
-    throw new UnsupportedOperationException("TODO parquet writer");
-  }
-
-  @Override
-  public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
-    return List.of(ByteRange.of(0, fileSize));
+    return new ParquetRowWriter(out, fileSchema, options);
   }
 
   @Override
   public RowReader createReader(
       SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema) throws IOException {
-    throw new UnsupportedOperationException("TODO parquet reader");
+    return ParquetRowReader.open(file, fileSize, range, fileSchema, options);
   }
 }

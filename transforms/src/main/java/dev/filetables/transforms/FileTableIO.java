@@ -1,0 +1,298 @@
+package dev.filetables.transforms;
+
+import static org.apache.beam.sdk.util.Preconditions.checkArgumentNotNull;
+
+import com.google.auto.value.AutoValue;
+import dev.filetables.io.files.DataFile;
+import dev.filetables.io.format.FileFormat;
+import dev.filetables.io.format.FileFormats;
+import dev.filetables.io.partition.PartitionFilter;
+import dev.filetables.io.table.TableOptions;
+import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.sink.PartFiles;
+import dev.filetables.transforms.sink.PublishFiles;
+import dev.filetables.transforms.sink.SinkInputCheck;
+import dev.filetables.transforms.sink.WriteRows;
+import dev.filetables.transforms.sink.WrittenFile;
+import dev.filetables.transforms.sink.WrittenFileCoder;
+import dev.filetables.transforms.source.FileRange;
+import dev.filetables.transforms.source.ReadRanges;
+import java.util.OptionalInt;
+import java.util.UUID;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.transforms.Impulse;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.transforms.display.DisplayData;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
+import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.values.PBegin;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Batch reading and writing of file tables: Hive-style partitioned directories of csv, json, avro or
+ * parquet files, configured by a {@link TableSpec} with Flink filesystem connector options.
+ *
+ * <pre>{@code
+ * TableSpec table = DdlParser.parse("CREATE TABLE t (...) PARTITIONED BY (dt) WITH (...)");
+ * rows.apply(FileTableIO.write(table));
+ * PCollection<Row> read = pipeline.apply(FileTableIO.read(table).withPartitionFilter("dt >= '2020-05-20'"));
+ * }</pre>
+ *
+ * <h2>How a write keeps readers from seeing partial data</h2>
+ *
+ * <p>Writers only ever create <em>hidden</em> files ({@code .part-<uuid>-<writer>-<n><ext>.inprogress}):
+ * every reader of the layout (this one, Flink, Spark, Hive, DuckDB globs on the extension) skips names
+ * starting with '.', so a running or failed write is invisible. Each write has its own uuid, generated
+ * when the pipeline is built; its files can therefore never overwrite or delete another write's files,
+ * and writing twice into a table simply adds the second write's files.
+ *
+ * <p>Once every writer has finished, all in-progress files meet at one key (a GroupByKey). That
+ * barrier is the point: the runner only starts the publish step when the writers' output is complete
+ * and committed, so publishing never races a still-running or later-discarded writer attempt. The
+ * publisher renames each file to its visible name with an atomic move, then deletes any other
+ * in-progress file of the same uuid in those directories: the output of writer attempts that failed
+ * and were retried, whose files were never handed to the publisher.
+ *
+ * <p>On retry: a retried writer bundle writes new files (random writer id per bundle) or rewrites
+ * its own names (shard-numbered writers truncate their old file); only the files of the successful
+ * attempt reach the publisher. A retried publish is idempotent: a file whose hidden name is gone and
+ * whose visible name exists was already published; leftover deletion tolerates files already gone.
+ * A write that fails as a whole leaves only hidden files, which readers ignore.
+ *
+ * <h2>Writers</h2>
+ *
+ * <ul>
+ *   <li>Default: each bundle keeps one open file per partition and rolls it at
+ *       {@code sink.rolling-policy.file-size}; on Flink batch that is one file per (partition, task).
+ *   <li>{@code sink.parallelism}=N: rows are spread over N writers (round robin, or by partition
+ *       with {@code sink.shuffle-by-partition.enable}), writer ids 0..N-1.
+ *   <li>{@code sink.shuffle-by-partition.enable} alone: one writer per partition.
+ * </ul>
+ *
+ * <h2>Reading</h2>
+ *
+ * <p>Files are listed when the pipeline runs, pruning partition directories with the partition filter;
+ * each file is split into ranges of about {@link Read#withTargetSplitSize} bytes, spread over workers,
+ * and read into rows of {@link TableSpec#schema()} with partition and metadata columns filled in.
+ */
+public final class FileTableIO {
+  private static final Logger LOG = LoggerFactory.getLogger(FileTableIO.class);
+
+  /** Default size of the byte ranges a read splits files into. */
+  public static final long DEFAULT_TARGET_SPLIT_SIZE = 32L * 1024 * 1024;
+
+  private FileTableIO() {}
+
+  /** Writes rows with the table's physical columns; outputs the published files. */
+  public static Write write(TableSpec table) {
+    return new AutoValue_FileTableIO_Write.Builder().setTable(table).build();
+  }
+
+  /** Reads the table's rows (physical and metadata columns). */
+  public static Read read(TableSpec table) {
+    return new AutoValue_FileTableIO_Read.Builder()
+        .setTable(table)
+        .setTargetSplitSize(DEFAULT_TARGET_SPLIT_SIZE)
+        .build();
+  }
+
+  /** See {@link FileTableIO}. */
+  @AutoValue
+  public abstract static class Write extends PTransform<PCollection<Row>, PCollection<WrittenFile>> {
+    private static final long serialVersionUID = 1L;
+
+    public abstract TableSpec getTable();
+
+    abstract Builder toBuilder();
+
+    @AutoValue.Builder
+    abstract static class Builder {
+      abstract Builder setTable(TableSpec table);
+
+      abstract Write build();
+    }
+
+    @Override
+    public PCollection<WrittenFile> expand(PCollection<Row> input) {
+      TableSpec table = getTable();
+      TableOptions options = table.options();
+      if (!input.hasSchema()) {
+        throw new IllegalArgumentException(
+            "FileTableIO.write(`" + table.name() + "`) needs a PCollection<Row> with a schema"
+                + " (use setRowSchema or a schema-aware transform)");
+      }
+      if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+        throw new IllegalArgumentException(
+            "FileTableIO.write(`" + table.name() + "`) is a batch sink; the input is unbounded");
+      }
+      SinkInputCheck.check(table, input.getSchema());
+      OptionalInt parallelism = options.sinkParallelism();
+      if (parallelism.isPresent() && parallelism.getAsInt() <= 0) {
+        throw new IllegalArgumentException(
+            "Option '" + TableOptions.SINK_PARALLELISM + "' must be a positive integer, got "
+                + parallelism.getAsInt());
+      }
+      if (options.autoCompaction()) {
+        LOG.warn(
+            "Table `{}`: '{}' is not supported by the batch write yet; files are not compacted",
+            table.name(),
+            TableOptions.AUTO_COMPACTION);
+      }
+      FileFormat format = FileFormats.of(options); // fails here, not on a worker, for a bad format
+      PartFiles files =
+          new PartFiles(options.rootPath(), UUID.randomUUID().toString(), format.extension());
+
+      PCollection<Row> rows = input;
+      if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
+        // files are per partition, not per window; the publisher needs one global group
+        rows = input.apply("GlobalWindow", Window.into(new GlobalWindows()));
+      }
+      return rows.apply("WriteFiles", new WriteRows(table, files))
+          .setCoder(WrittenFileCoder.of())
+          .apply("Publish", new PublishFiles(files));
+    }
+
+    @Override
+    public void populateDisplayData(DisplayData.Builder builder) {
+      super.populateDisplayData(builder);
+      TableOptions options = getTable().options();
+      builder
+          .add(DisplayData.item("table", getTable().name()).withLabel("Table"))
+          .add(DisplayData.item("path", options.path()).withLabel("Table path"))
+          .add(DisplayData.item("format", options.format()).withLabel("Format"))
+          .add(
+              DisplayData.item("partitionKeys", String.join(", ", getTable().partitionKeys()))
+                  .withLabel("Partition keys"))
+          .add(
+              DisplayData.item("rollingFileSize", options.rollingFileSize())
+                  .withLabel("Rolling file size (bytes)"))
+          .add(
+              DisplayData.item("shuffleByPartition", options.shuffleByPartition())
+                  .withLabel("Shuffle by partition"));
+      if (options.sinkParallelism().isPresent()) {
+        builder.add(
+            DisplayData.item("sinkParallelism", options.sinkParallelism().getAsInt())
+                .withLabel("Sink parallelism"));
+      }
+    }
+  }
+
+  /** See {@link FileTableIO}. */
+  @AutoValue
+  public abstract static class Read extends PTransform<PBegin, PCollection<Row>> {
+    private static final long serialVersionUID = 1L;
+
+    public abstract TableSpec getTable();
+
+    public abstract @Nullable String getPartitionFilterSql();
+
+    public abstract @Nullable PartitionFilter getPartitionFilter();
+
+    public abstract long getTargetSplitSize();
+
+    abstract Builder toBuilder();
+
+    @AutoValue.Builder
+    abstract static class Builder {
+      abstract Builder setTable(TableSpec table);
+
+      abstract Builder setPartitionFilterSql(@Nullable String sql);
+
+      abstract Builder setPartitionFilter(@Nullable PartitionFilter filter);
+
+      abstract Builder setTargetSplitSize(long bytes);
+
+      abstract Read build();
+    }
+
+    /**
+     * Reads only partitions matching a SQL condition on partition columns, e.g.
+     * {@code dt = '2020-05-20' AND hour IN ('11', '12')}. Parsed (and checked) when the pipeline is
+     * built; non-matching directories are never listed.
+     */
+    public Read withPartitionFilter(String sqlWhere) {
+      checkArgumentNotNull(sqlWhere, "partition filter must not be null");
+      return toBuilder().setPartitionFilterSql(sqlWhere).setPartitionFilter(null).build();
+    }
+
+    /** Reads only partitions accepted by {@code filter}. */
+    public Read withPartitionFilter(PartitionFilter filter) {
+      checkArgumentNotNull(filter, "partition filter must not be null");
+      return toBuilder().setPartitionFilter(filter).setPartitionFilterSql(null).build();
+    }
+
+    /** Target size of the byte ranges files are split into for parallel reading (default 32 MB). */
+    public Read withTargetSplitSize(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("target split size must be positive, got " + bytes);
+      }
+      return toBuilder().setTargetSplitSize(bytes).build();
+    }
+
+    @Override
+    public PCollection<Row> expand(PBegin input) {
+      TableSpec table = getTable();
+      TableOptions options = table.options();
+      FileFormats.of(options); // fails here, not on a worker, for a bad format
+      PartitionFilter filter = resolveFilter(table);
+      if (options.sourceMonitorInterval().isPresent()) {
+        LOG.warn(
+            "Table `{}`: '{}' is set but FileTableIO.read is bounded; the table is read once",
+            table.name(),
+            TableOptions.SOURCE_MONITOR_INTERVAL);
+      }
+      PCollection<DataFile> files =
+          input
+              .apply("Start", Impulse.create())
+              .apply("ListFiles", ReadRanges.listFiles(table, filter))
+              .setCoder(SerializableCoder.of(DataFile.class))
+              .apply("SpreadFiles", Reshuffle.viaRandomKey());
+      PCollection<FileRange> ranges =
+          files
+              .apply("SplitFiles", ReadRanges.splitFiles(options, getTargetSplitSize()))
+              .setCoder(SerializableCoder.of(FileRange.class))
+              .apply("SpreadRanges", Reshuffle.viaRandomKey());
+      return ranges.apply("ReadRanges", ReadRanges.readRows(table)).setRowSchema(table.schema());
+    }
+
+    private PartitionFilter resolveFilter(TableSpec table) {
+      if (getPartitionFilterSql() != null) {
+        return PartitionFilter.parse(getPartitionFilterSql(), table.schema(), table.partitionKeys());
+      }
+      return getPartitionFilter() != null ? getPartitionFilter() : PartitionFilter.all();
+    }
+
+    @Override
+    public void populateDisplayData(DisplayData.Builder builder) {
+      super.populateDisplayData(builder);
+      TableOptions options = getTable().options();
+      builder
+          .add(DisplayData.item("table", getTable().name()).withLabel("Table"))
+          .add(DisplayData.item("path", options.path()).withLabel("Table path"))
+          .add(DisplayData.item("format", options.format()).withLabel("Format"))
+          .add(
+              DisplayData.item("partitionKeys", String.join(", ", getTable().partitionKeys()))
+                  .withLabel("Partition keys"))
+          .add(
+              DisplayData.item("targetSplitSize", getTargetSplitSize())
+                  .withLabel("Target split size (bytes)"));
+      if (getPartitionFilterSql() != null) {
+        builder.add(
+            DisplayData.item("partitionFilter", getPartitionFilterSql()).withLabel("Partition filter"));
+      } else if (getPartitionFilter() != null) {
+        builder.add(
+            DisplayData.item("partitionFilter", getPartitionFilter().toString())
+                .withLabel("Partition filter"));
+      }
+      options
+          .sourcePathRegexPattern()
+          .ifPresent(
+              regex -> builder.add(DisplayData.item("pathRegex", regex).withLabel("Path regex")));
+    }
+  }
+}
