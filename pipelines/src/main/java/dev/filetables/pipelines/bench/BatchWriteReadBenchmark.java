@@ -52,12 +52,15 @@ import org.apache.beam.sdk.values.Row;
  * </pre>
  *
  * <p>Options: {@code --rows=N} (default 2,000,000 on Flink; on Direct {@value #DIRECT_DEFAULT_ROWS}
- * unless {@code --rows} or {@code --direct-rows} is given: the Direct runner checks every element's
- * immutability and encodability and is far slower), {@code --runner=FlinkRunner|DirectRunner|both}
- * (default both), {@code --parallelism=2} (Flink slots; Direct's target parallelism),
- * {@code --output=./bench-output}, {@code --baseline}, {@code --objectReuse=true|false|both} (Flink;
- * default: the {@code flink-local} preset's value), {@code --steps=write,read} (a read alone reads the
- * table a previous run left in the output directory), {@code --seed=42}.
+ * unless {@code --rows} or {@code --direct-rows} is given: the Direct runner encodes and compares
+ * every element before and after each step to check immutability and encodability, about 80% of its
+ * CPU here), {@code --runner=FlinkRunner|DirectRunner|both} (default both), {@code --parallelism=2}
+ * (Flink slots; Direct's target parallelism), {@code --output=./bench-output}, {@code --baseline},
+ * {@code --objectReuse=true|false|both} (Flink; default: the {@code flink-local} preset's value),
+ * {@code --directChecks=false} (Direct without those checks), {@code --steps=write,read} (a read alone
+ * reads the table a previous run left in the output directory), {@code --repeat=N} (run each step N
+ * times, report the fastest), {@code --generator=slices|sequence} (see {@link BatchOrdersFn}),
+ * {@code --seed=42}.
  *
  * <p>What is measured, per runner: the wall time of {@code run() + waitUntilFinish()} of each
  * pipeline, and the CPU time this JVM used meanwhile (all runners here run inside this JVM; CPU time
@@ -70,7 +73,7 @@ import org.apache.beam.sdk.values.Row;
  */
 public final class BatchWriteReadBenchmark {
   static final long DEFAULT_ROWS = 2_000_000;
-  static final long DIRECT_DEFAULT_ROWS = 500_000;
+  static final long DIRECT_DEFAULT_ROWS = 100_000;
   /** Slices of the generated rows: a few per worker, so the runner can spread them evenly. */
   static final int SLICES = 16;
   static final String MARKER = ".filetables-bench";
@@ -112,10 +115,10 @@ public final class BatchWriteReadBenchmark {
           reuse == null ? List.of("") : reuse.equals("both") ? List.of("false", "true") : List.of(reuse);
       for (String value : reuseValues) {
         List<String> options = new ArrayList<>(RunnerPresets.standard().load("flink-local"));
-        options.add("--parallelism=" + parallelism);
+        setOption(options, "--parallelism=" + parallelism);
         String name = "flink";
         if (!value.isEmpty()) {
-          options.add("--objectReuse=" + value);
+          setOption(options, "--objectReuse=" + value);
           name = "flink-objectReuse-" + value;
         }
         variants.add(new Variant(name, rows, options));
@@ -123,9 +126,14 @@ public final class BatchWriteReadBenchmark {
     }
     if (runner.equals("both") || runner.startsWith("direct")) {
       long rows = number("direct-rows", number("rows", DIRECT_DEFAULT_ROWS));
-      variants.add(
-          new Variant(
-              "direct", rows, List.of("--runner=DirectRunner", "--targetParallelism=" + parallelism)));
+      List<String> options = new ArrayList<>(List.of("--runner=DirectRunner", "--targetParallelism=" + parallelism));
+      String name = "direct";
+      if (args.getOrDefault("directChecks", "true").equals("false")) {
+        options.add("--enforceImmutability=false");
+        options.add("--enforceEncodability=false");
+        name = "direct-unchecked";
+      }
+      variants.add(new Variant(name, rows, options));
     }
     if (variants.isEmpty()) {
       throw new IllegalArgumentException("--runner must be FlinkRunner, DirectRunner or both, got " + runner);
@@ -135,6 +143,13 @@ public final class BatchWriteReadBenchmark {
       runVariant(variant, output.resolve(variant.name), steps, seed);
     }
     printTable();
+  }
+
+  /** Adds {@code --name=value}, replacing a preset's option of the same name. */
+  private static void setOption(List<String> options, String option) {
+    String prefix = option.substring(0, option.indexOf('=') + 1);
+    options.removeIf(o -> o.startsWith(prefix) || o.equals(prefix.substring(0, prefix.length() - 1)));
+    options.add(option);
   }
 
   /** A numeric option; {@code 2_000_000} is fine. */
@@ -394,7 +409,7 @@ public final class BatchWriteReadBenchmark {
   /** {@code --key=value}, {@code --key value} or {@code --flag}. */
   static Map<String, String> parse(String[] argv) {
     Set<String> known =
-        Set.of("rows", "direct-rows", "generator", "repeat", "runner", "parallelism", "output", "baseline", "objectReuse", "steps", "seed");
+        Set.of("rows", "direct-rows", "generator", "repeat", "directChecks", "runner", "parallelism", "output", "baseline", "objectReuse", "steps", "seed");
     Map<String, String> args = new LinkedHashMap<>();
     for (int i = 0; i < argv.length; i++) {
       String arg = argv[i];
