@@ -75,7 +75,9 @@ import org.slf4j.LoggerFactory;
  * <h2>State</h2>
  *
  * Pending files are kept until their commit, then cleared. After a commit only a few small values stay
- * (commit count, due flag, commit threshold) so that late data is recognised and re-committed at once;
+ * (commit count, due flag, commit threshold, the names of the files the commit listed) so that late
+ * data is recognised and re-committed at once, while a file that was published during the commit —
+ * visible, hence committed, but delivered a moment later — is not mistaken for late data;
  * a processing-time timer forgets them after the retention (default 1 day), bounding state for an
  * endless stream of partitions. Re-commit manifests do not need older files in state: they list the
  * directory and take earlier row counts from the previous manifest.
@@ -121,6 +123,13 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   /** Wall-clock millis when the current pending round began; absent when nothing is pending. */
   @StateId("pendingSince")
   private final StateSpec<ValueState<Long>> pendingSinceSpec = StateSpecs.value(VarLongCoder.of());
+
+  /**
+   * Names of the visible data files the last commit listed (kept after a commit, until forgotten): a
+   * file published during that commit may arrive after it; it was committed, so it is not late.
+   */
+  @StateId("committedNames")
+  private final StateSpec<BagState<String>> committedNamesSpec = StateSpecs.bag(StringUtf8Coder.of());
 
   /** Commits done so far (kept after a commit, until forgotten). */
   @StateId("commits")
@@ -190,17 +199,26 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("threshold") ValueState<Long> threshold,
       @StateId("timeError") ValueState<String> timeError,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames,
       @TimerId("watermarkPassed") Timer watermarkPassed,
       @TimerId("commitNow") Timer commitNow,
       @TimerId("overdue") Timer overdue) {
     String path = element.getKey();
     WrittenFile file = element.getValue();
-    files.add(file);
     int committed = orZero(commits.read());
     if (committed > 0) {
-      LATE_ROWS.inc(file.rowCount());
-      LATE_FILES.inc();
+      if (contains(committedNames, Path.of(file.path()).getFileName().toString())) {
+        // Published while the last commit ran: it was visible then, so it is committed data. Only
+        // a manifest has something to add (the file's row count), by committing again.
+        if (!committer.writesManifest()) {
+          return;
+        }
+      } else {
+        LATE_ROWS.inc(file.rowCount());
+        LATE_FILES.inc();
+      }
     }
+    files.add(file);
     boolean newRound = pendingSince.read() == null;
     if (newRound) {
       pendingSince.write(System.currentTimeMillis());
@@ -258,12 +276,14 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("attempts") ValueState<Integer> attempts,
       @StateId("lastProblem") ValueState<String> lastProblem,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames,
       @TimerId("commitNow") Timer commitNow,
       @TimerId("overdue") Timer overdue,
       @TimerId("forget") Timer forget) {
     due.write(true);
     Attempt attempt =
-        new Attempt(path, files, pendingSince, commits, attempts, lastProblem, overdueChecks);
+        new Attempt(
+            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
     attempt.run(PartitionCommitter.PARTITION_TIME, watermarkOf(threshold), out, commitNow, overdue, forget);
   }
 
@@ -279,6 +299,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("attempts") ValueState<Integer> attempts,
       @StateId("lastProblem") ValueState<String> lastProblem,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames,
       @TimerId("commitNow") Timer commitNow,
       @TimerId("overdue") Timer overdue,
       @TimerId("forget") Timer forget) {
@@ -288,7 +309,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
     due.write(true);
     Attempt attempt =
-        new Attempt(path, files, pendingSince, commits, attempts, lastProblem, overdueChecks);
+        new Attempt(
+            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
     attempt.run(
         partitionTime ? PartitionCommitter.PARTITION_TIME : PartitionCommitter.PROCESS_TIME,
         partitionTime ? watermarkOf(threshold) : Optional.empty(),
@@ -365,10 +387,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("commits") ValueState<Integer> commits,
       @StateId("due") ValueState<Boolean> due,
       @StateId("threshold") ValueState<Long> threshold,
-      @StateId("timeError") ValueState<String> timeError) {
+      @StateId("timeError") ValueState<String> timeError,
+      @StateId("committedNames") BagState<String> committedNames) {
     if (pendingSince.read() != null) {
       return; // late data re-opened it; the next commit sets a new forget timer
     }
+    committedNames.clear();
     commits.clear();
     due.clear();
     threshold.clear();
@@ -386,13 +410,15 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("threshold") ValueState<Long> threshold,
       @StateId("attempts") ValueState<Integer> attempts,
       @StateId("lastProblem") ValueState<String> lastProblem,
-      @StateId("overdueChecks") ValueState<Integer> overdueChecks)
+      @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames)
       throws Exception {
     if (pendingSince.read() == null) {
       return;
     }
     Attempt attempt =
-        new Attempt(path, files, pendingSince, commits, attempts, lastProblem, overdueChecks);
+        new Attempt(
+            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
     attempt.runAtEndOfInput(watermarkOf(threshold), out);
   }
 
@@ -405,6 +431,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     final ValueState<Integer> attempts;
     final ValueState<String> lastProblem;
     final ValueState<Integer> overdueChecks;
+    final BagState<String> committedNames;
 
     Attempt(
         String path,
@@ -413,7 +440,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
         ValueState<Integer> commits,
         ValueState<Integer> attempts,
         ValueState<String> lastProblem,
-        ValueState<Integer> overdueChecks) {
+        ValueState<Integer> overdueChecks,
+        BagState<String> committedNames) {
       this.path = path;
       this.files = files;
       this.pendingSince = pendingSince;
@@ -421,6 +449,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       this.attempts = attempts;
       this.lastProblem = lastProblem;
       this.overdueChecks = overdueChecks;
+      this.committedNames = committedNames;
     }
 
     void run(
@@ -534,6 +563,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       attempts.clear();
       lastProblem.clear();
       overdueChecks.clear();
+      committedNames.clear();
+      context.files().forEach(f -> committedNames.add(f.name()));
       PENDING.dec();
       (number == 1 ? COMMITTED : RECOMMITTED).inc();
       context
@@ -591,6 +622,15 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
 
   private static Duration toJoda(java.time.Duration duration) {
     return Duration.millis(duration.toMillis());
+  }
+
+  private static boolean contains(BagState<String> names, String name) {
+    for (String n : names.read()) {
+      if (n.equals(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int orZero(@Nullable Integer value) {

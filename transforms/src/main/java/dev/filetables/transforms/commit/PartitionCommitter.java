@@ -70,6 +70,11 @@ final class PartitionCommitter {
     return table.options().commitTrigger().equals(PARTITION_TIME);
   }
 
+  /** True if the success file carries a manifest (which records row counts). */
+  boolean writesManifest() {
+    return successFile != null && successFile.writesManifest();
+  }
+
   Duration delay() {
     return delay;
   }

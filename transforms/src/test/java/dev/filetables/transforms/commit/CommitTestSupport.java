@@ -114,25 +114,88 @@ final class CommitTestSupport {
     return WrittenFile.of(PUBLISH_MARKER, hidden.toString(), rows, 0);
   }
 
-  static final String PUBLISH_MARKER = "#publish";
+  /** A marker element: the test pipeline renames this hidden file but does not pass it on yet. */
+  static WrittenFile renameMarker(Path hidden, int rows) {
+    return WrittenFile.of(RENAME_MARKER, hidden.toString(), rows, 0);
+  }
 
-  /** Publishes marked hidden files (as the sink would) and passes every other file on. */
+  /** A marker element: the test pipeline passes on the file renamed for {@link #renameMarker}. */
+  static WrittenFile deliverMarker(Path hidden, int rows) {
+    return WrittenFile.of(DELIVER_MARKER, hidden.toString(), rows, 0);
+  }
+
+  /**
+   * A file that appears in the partition only when the test pipeline reaches this element (it waits
+   * in a staging directory next to the table until then): data published later, e.g. late data.
+   */
+  static WrittenFile laterFile(Path root, String partitionPath, int rows) {
+    WrittenFile staged = visibleFile(staging(root), partitionPath, rows);
+    return WrittenFile.of(MOVE_MARKER, staged.path(), rows, 0);
+  }
+
+  static Path staging(Path root) {
+    return root.resolveSibling(root.getFileName() + ".staging");
+  }
+
+  static final String MOVE_MARKER = "#move";
+  static final String PUBLISH_MARKER = "#publish";
+  static final String RENAME_MARKER = "#rename";
+  static final String DELIVER_MARKER = "#deliver";
+
+  /**
+   * Publishes marked hidden files as the sink would (rename, then pass on the visible file), or in
+   * two steps, and passes every other file on.
+   */
   static final class PublishMarkedFn extends DoFn<WrittenFile, WrittenFile> {
     private final String root;
+    private final long moveDelayMillis;
 
     PublishMarkedFn(Path root) {
+      this(root, 0);
+    }
+
+    /**
+     * With a move delay, a staged file is moved in only after that pause: on Flink the operators run
+     * concurrently, and the pause lets a commit that is already due finish before the file appears.
+     */
+    PublishMarkedFn(Path root, long moveDelayMillis) {
       this.root = root.toAbsolutePath().toString();
+      this.moveDelayMillis = moveDelayMillis;
     }
 
     @ProcessElement
     public void process(@Element WrittenFile file, OutputReceiver<WrittenFile> out) throws IOException {
-      if (!file.partitionPath().equals(PUBLISH_MARKER)) {
+      String marker = file.partitionPath();
+      if (!marker.startsWith("#")) {
         out.output(file);
         return;
       }
-      Path visible = FileOps.publish(Path.of(file.path()));
+      Path hidden = Path.of(file.path());
+      Path visible;
+      if (marker.equals(MOVE_MARKER)) {
+        sleep(moveDelayMillis);
+        Path staged = hidden;
+        visible = Path.of(root).resolve(staging(Path.of(root)).relativize(staged));
+        Files.createDirectories(visible.getParent());
+        Files.move(staged, visible);
+      } else if (marker.equals(DELIVER_MARKER)) {
+        visible = hidden.resolveSibling(PartFileName.visibleOf(hidden.getFileName().toString()));
+      } else {
+        visible = FileOps.publish(hidden);
+      }
+      if (marker.equals(RENAME_MARKER)) {
+        return;
+      }
       String partitionPath = Path.of(root).relativize(visible.getParent()).toString();
       out.output(WrittenFile.of(partitionPath, visible.toString(), file.rowCount(), Files.size(visible)));
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -213,6 +276,21 @@ final class CommitTestSupport {
       boolean successFileThere =
           Files.exists(context.partitionDirectory().resolve("_SUCCESS"));
       LOG.add(context.partitionPath() + "#" + context.commitNumber() + (successFileThere ? " after success-file" : " before success-file"));
+    }
+  }
+
+  /** Records every commit that finds an in-progress file of {@link #UUID_OF_WRITE} in its partition. */
+  public static final class VisibilityCheckingPolicy implements PartitionCommitPolicy {
+    static final Queue<String> VIOLATIONS = new ConcurrentLinkedQueue<>();
+
+    @Override
+    public void commit(PartitionCommitContext context) throws IOException {
+      List<Path> hidden =
+          dev.filetables.io.commit.PartitionFiles.inProgressFiles(
+              context.partitionDirectory(), List.of(UUID_OF_WRITE));
+      if (!hidden.isEmpty()) {
+        VIOLATIONS.add(context.partitionPath() + "#" + context.commitNumber() + " while " + hidden);
+      }
     }
   }
 

@@ -59,7 +59,8 @@ class PartitionCommitTest {
             .advanceWatermarkTo(threshold)
             .addElements(at(visibleFile(root, partitionPath, 4), threshold.minus(Duration.standardMinutes(20))))
             .advanceWatermarkTo(threshold.plus(Duration.millis(1)))
-            .addElements(at(visibleFile(root, partitionPath, 5), threshold.minus(Duration.standardMinutes(10))))
+            .addElements(
+                at(CommitTestSupport.laterFile(root, partitionPath, 5), threshold.minus(Duration.standardMinutes(10))))
             .advanceProcessingTime(Duration.standardSeconds(2))
             .advanceWatermarkToInfinity();
     List<CommittedPartition> commits = run(table, stream);
@@ -70,6 +71,7 @@ class PartitionCommitTest {
     assertEquals(2, first.newFileCount(), "f1 and f2: not committed at watermark == threshold");
     assertEquals(7, first.newRowCount());
     assertEquals("partition-time", first.reason());
+    assertEquals(2, first.fileCount());
     CommittedPartition second = commits.get(1);
     assertEquals(2, second.commitNumber());
     assertEquals(1, second.newFileCount(), "f3 came after the commit at threshold + 1 ms");
@@ -190,7 +192,7 @@ class PartitionCommitTest {
             .advanceProcessingTime(Duration.standardMinutes(9))
             .addElements(at(visibleFile(root, HOUR_12, 2), t))
             .advanceProcessingTime(Duration.standardMinutes(2)) // 11 min after the first file
-            .addElements(at(visibleFile(root, HOUR_12, 3), t))
+            .addElements(at(CommitTestSupport.laterFile(root, HOUR_12, 3), t))
             .advanceProcessingTime(Duration.standardMinutes(11))
             .advanceWatermarkToInfinity();
     List<CommittedPartition> commits = run(table, stream);
@@ -294,6 +296,52 @@ class PartitionCommitTest {
     assertEquals(2, manifest.files().size());
   }
 
+  @Test
+  void fileRenamedDuringTheCommitIsNotLateData() throws Exception {
+    for (boolean manifest : List.of(true, false)) {
+      Path tableRoot = root.resolve("manifest-" + manifest);
+      TableSpec table =
+          CommitTestSupport.hourly(
+              tableRoot,
+              TableOptions.COMMIT_TRIGGER, "partition-time",
+              TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
+              TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, Boolean.toString(manifest));
+      Instant t = Instant.parse("2020-05-20T12:30:00Z");
+      Path hidden = CommitTestSupport.hiddenFile(tableRoot, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
+      TestStream<WrittenFile> stream =
+          TestStream.create(WrittenFileCoder.of())
+              .addElements(at(visibleFile(tableRoot, HOUR_12, 3), t))
+              .advanceWatermarkTo(Instant.parse("2020-05-20T13:00:00Z")) // due, held back by `hidden`
+              .addElements(at(CommitTestSupport.renameMarker(hidden, 6), t)) // visible now...
+              .advanceProcessingTime(Duration.standardSeconds(2)) // ...so the retry commits
+              .addElements(at(CommitTestSupport.deliverMarker(hidden, 6), t)) // ...before it arrives
+              .advanceProcessingTime(Duration.standardSeconds(2))
+              .advanceWatermarkToInfinity();
+      Pipeline pipeline = Pipeline.create(CommitTestSupport.directOptions());
+      String id = newCollector();
+      pipeline
+          .apply(stream)
+          .apply("Publish", ParDo.of(new CommitTestSupport.PublishMarkedFn(tableRoot)))
+          .apply(PartitionCommit.of(table).withWriteUuid(CommitTestSupport.UUID_OF_WRITE))
+          .apply(ParDo.of(new CollectFn<>(id)));
+      result = pipeline.run();
+      result.waitUntilFinish();
+      List<CommittedPartition> commits = collected(id);
+      commits.sort(java.util.Comparator.comparing(CommittedPartition::commitNumber));
+      assertEquals(0, counter(result, CommitMetrics.LATE_ROWS), "manifest " + manifest);
+      assertEquals(2, commits.get(0).fileCount(), "the first commit lists the renamed file");
+      Path success = tableRoot.resolve(HOUR_12).resolve("_SUCCESS");
+      if (manifest) {
+        // committed again only to record the file's row count in the manifest
+        assertEquals(2, commits.size(), commits.toString());
+        assertEquals(9, CommitManifest.read(success).json().path("rowCount").asLong());
+      } else {
+        assertEquals(1, commits.size(), commits.toString());
+        assertEquals(0, Files.size(success));
+      }
+    }
+  }
+
   // ---- bad partition values
 
   @Test
@@ -312,7 +360,7 @@ class PartitionCommitTest {
                 at(visibleFile(root, HOUR_12, 1), t),
                 at(visibleFile(root, "dt=2020-05-20/hour=__DEFAULT_PARTITION__", 1), t))
             .advanceWatermarkTo(Instant.parse("2020-05-20T14:00:00Z"))
-            .addElements(at(visibleFile(root, HOUR_12, 1), t))
+            .addElements(at(CommitTestSupport.laterFile(root, HOUR_12, 1), t))
             .advanceProcessingTime(Duration.standardSeconds(2))
             .advanceWatermarkToInfinity();
     List<CommittedPartition> commits = run(table, stream);
@@ -421,6 +469,7 @@ class PartitionCommitTest {
     String id = newCollector();
     pipeline
         .apply(stream)
+        .apply("Publish", ParDo.of(new CommitTestSupport.PublishMarkedFn(table.options().rootPath())))
         .apply(PartitionCommit.of(table).withWriteUuid(CommitTestSupport.UUID_OF_WRITE))
         .apply(ParDo.of(new CollectFn<>(id)));
     result = pipeline.run();
