@@ -132,6 +132,40 @@ class PartitionCommitFlinkTest {
     assertEquals(5, counter(result, CommitMetrics.LATE_ROWS));
   }
 
+  @Test
+  void boundedInputOnFlinkBatchCommitsEveryPartition() throws Exception {
+    TableSpec table =
+        CommitTestSupport.hourly(
+            root,
+            TableOptions.COMMIT_TRIGGER, "partition-time",
+            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00");
+    List<WrittenFile> files =
+        List.of(
+            visibleFile(root, HOURLY, 1),
+            visibleFile(root, HOURLY, 2),
+            visibleFile(root, LONG_DELAY, 3),
+            visibleFile(root, "dt=2020-05-20/hour=oops", 4));
+    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    options.setRunner(FlinkRunner.class);
+    options.setFlinkMaster("[local]");
+    options.setParallelism(2);
+    Pipeline pipeline = Pipeline.create(options);
+    String id = newCollector();
+    pipeline
+        .apply(org.apache.beam.sdk.transforms.Create.of(files).withCoder(WrittenFileCoder.of()))
+        .apply(PartitionCommit.of(table))
+        .apply(ParDo.of(new CollectFn<>(id)));
+    PipelineResult result = pipeline.run();
+    result.waitUntilFinish();
+    assertEquals(
+        List.of(HOURLY + ":2", LONG_DELAY + ":1", "dt=2020-05-20/hour=oops:1"),
+        CommitTestSupport.<CommittedPartition>collected(id).stream()
+            .map(c -> c.partitionPath() + ":" + c.newFileCount())
+            .sorted()
+            .collect(Collectors.toList()));
+    assertEquals(1, counter(result, CommitMetrics.PARTITION_TIME_ERRORS));
+  }
+
   private static TimestampedValue<WrittenFile> at(WrittenFile file, String instant) {
     return TimestampedValue.of(file, Instant.parse(instant));
   }
