@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import org.apache.beam.sdk.coders.DefaultCoder;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /** One commit of one partition, as output by {@link PartitionCommit}. */
 @AutoValue
+@DefaultCoder(CommittedPartitionCoder.class)
 public abstract class CommittedPartition implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -11,7 +11,6 @@ import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import java.time.ZoneId;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -178,7 +177,7 @@ public abstract class PartitionCommit
             ParDo.of(
                 new PartitionCommitFn(
                     table, getWriteUuid(), getStateRetention(), getOverdueGrace(), getEndOfInputWait())))
-        .setCoder(SerializableCoder.of(CommittedPartition.class));
+        .setCoder(CommittedPartitionCoder.of());
   }
 
   @Override

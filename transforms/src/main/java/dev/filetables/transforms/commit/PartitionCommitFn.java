@@ -547,12 +547,13 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       commitNow.offset(wait).setRelative();
     }
 
+    /** The pending files, once each: a replay after a failure may deliver a file twice. */
     private List<WrittenFile> pending() {
-      List<WrittenFile> pending = new ArrayList<>();
+      java.util.Map<String, WrittenFile> byPath = new java.util.LinkedHashMap<>();
       for (WrittenFile file : files.read()) {
-        pending.add(file);
+        byPath.put(file.path(), file);
       }
-      return pending;
+      return new ArrayList<>(byPath.values());
     }
 
     private void done(PartitionCommitContext context, OutputReceiver<CommittedPartition> out) {
