@@ -198,7 +198,10 @@ public final class FileTableIO {
                   .withLabel("Rolling file size (bytes)"))
           .add(
               DisplayData.item("shuffleByPartition", options.shuffleByPartition())
-                  .withLabel("Shuffle by partition"));
+                  .withLabel("Shuffle by partition"))
+          .add(
+              DisplayData.item("bufferSize", getBufferSize())
+                  .withLabel("Rows buffered in state per open file, unbounded input (bytes)"));
       if (options.sinkParallelism().isPresent()) {
         builder.add(
             DisplayData.item("sinkParallelism", options.sinkParallelism().getAsInt())

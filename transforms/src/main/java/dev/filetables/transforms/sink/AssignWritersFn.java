@@ -1,7 +1,6 @@
 package dev.filetables.transforms.sink;
 
 import dev.filetables.io.table.TableSpec;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
@@ -15,9 +14,12 @@ import org.apache.beam.sdk.values.Row;
  *   <li>{@code byPartition} with {@code writers} N: writer = hash(partition path) mod N, so a
  *       partition's rows go to one writer;
  *   <li>{@code byPartition} with N = 0: writer 0 in every partition (one writer per partition);
- *   <li>otherwise round robin over writers 0..N-1 per DoFn instance (random start), so a partition's
- *       rows spread over all writers.
+ *   <li>otherwise writer = hash(row values) mod N, so a partition's rows spread over all writers.
  * </ul>
+ *
+ * <p>Every choice is a function of the row, unlike round robin: when a runner replays input after a
+ * restore, a row goes to the same writer as in the failed attempt, and that writer removes the
+ * hidden files the failed attempt left (see {@link RollingWriterFn}).
  */
 class AssignWritersFn extends DoFn<Row, KV<WriterKey, Row>> {
   private final TableSpec table;
@@ -26,11 +28,10 @@ class AssignWritersFn extends DoFn<Row, KV<WriterKey, Row>> {
   private final int writers;
 
   private transient Partitioner partitioner;
-  private transient int next;
 
   AssignWritersFn(TableSpec table, Schema inputSchema, boolean byPartition, int writers) {
     if (writers <= 0 && !byPartition) {
-      throw new IllegalArgumentException("Round-robin writers need a positive count, got " + writers);
+      throw new IllegalArgumentException("Spreading rows needs a positive writer count, got " + writers);
     }
     this.table = table;
     this.inputSchema = inputSchema;
@@ -41,7 +42,6 @@ class AssignWritersFn extends DoFn<Row, KV<WriterKey, Row>> {
   @Setup
   public void setup() {
     partitioner = Partitioner.of(table, inputSchema);
-    next = writers > 0 ? ThreadLocalRandom.current().nextInt(writers) : 0;
   }
 
   @ProcessElement
@@ -51,9 +51,14 @@ class AssignWritersFn extends DoFn<Row, KV<WriterKey, Row>> {
     if (byPartition) {
       writer = writers > 0 ? Math.floorMod(partition.hashCode(), writers) : 0;
     } else {
-      writer = next;
-      next = next + 1 == writers ? 0 : next + 1;
+      writer = Math.floorMod(mix(row.hashCode()), writers);
     }
     out.output(KV.of(WriterKey.of(partition, writer), partitioner.toFileRow(row)));
+  }
+
+  /** Spreads similar hash codes (rows differing in one small field) over all writers. */
+  private static int mix(int hash) {
+    int h = hash * 0x9E3779B9;
+    return h ^ (h >>> 16);
   }
 }

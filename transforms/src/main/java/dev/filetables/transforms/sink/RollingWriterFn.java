@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
@@ -23,6 +24,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.Row;
+import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,23 @@ import org.slf4j.LoggerFactory;
  *       ends (bounded input, drain).
  * </ul>
  *
+ * Only {@code lastCounter}, the counter of the key's latest file, outlives the file, together with
+ * the timer {@code forget}: it keeps counters increasing and tells which hidden files of this writer
+ * a failed attempt left behind, and it is dropped once all the key's files are published.
+ *
+ * <h3>Leftovers of failed attempts</h3>
+ *
+ * After a restore, the files a failed attempt opened after the checkpoint are unknown to the
+ * restored state; the partition commit would wait for them forever. They are exactly this writer's
+ * hidden files with a counter above {@code lastCounter} (counters only grow, and every file that may
+ * still be published was opened before), so the writer deletes them when it opens its next file,
+ * and those above the closing file's counter when it closes a file (a file open in the restored
+ * state may have been closed and followed by others in the failed attempt). Rows are assigned to
+ * writers by a function of the row ({@link AssignWritersFn}), so the replayed rows reach the same
+ * writer and trigger this. The {@code forget} timer cleans up once more before dropping
+ * {@code lastCounter}, which it only does when no hidden file of the key is left, so a file that
+ * still waits for its checkpoint is never mistaken for a leftover.
+ *
  * <h3>Watermark</h3>
  *
  * Both timers carry the smallest event timestamp of the open file's rows as output timestamp, which
@@ -59,6 +78,11 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   private static final String ROWS = "rows";
   private static final String CHECK = "check";
   private static final String END = "end";
+  private static final String LAST_COUNTER = "lastCounter";
+  private static final String FORGET = "forget";
+
+  /** How long after its last file closed a key first tries to drop its {@code lastCounter}. */
+  static final Duration FORGET_AFTER = Duration.standardMinutes(1);
 
   @StateId(FILE)
   private final StateSpec<ValueState<OpenFile>> fileSpec = StateSpecs.value(OpenFile.Coder.of());
@@ -71,6 +95,12 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
 
   @TimerId(END)
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  @StateId(LAST_COUNTER)
+  private final StateSpec<ValueState<Long>> lastCounterSpec = StateSpecs.value(VarLongCoder.of());
+
+  @TimerId(FORGET)
+  private final TimerSpec forgetSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
 
   private final TableSpec table;
   private final Schema fileSchema;
@@ -100,19 +130,17 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       @Timestamp Instant timestamp,
       @StateId(FILE) ValueState<OpenFile> fileState,
       @StateId(ROWS) BagState<Row> rows,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
       @TimerId(CHECK) Timer check,
       @TimerId(END) Timer end,
+      @TimerId(FORGET) Timer forget,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     long now = check.getCurrentRelativeTime().getMillis();
     OpenFile file = fileState.read();
     boolean holdMoved;
     if (file == null) {
-      WriterKey key = element.getKey();
-      long counter = System.currentTimeMillis();
-      file =
-          new OpenFile(
-              key.partitionPath(), files.inProgressName(key.writerId(), counter), counter, now);
+      file = open(element.getKey(), now, lastCounter);
       holdMoved = true;
     } else {
       holdMoved = timestamp.getMillis() < file.minTimestamp;
@@ -128,7 +156,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       writeSegment(file, rows); // the estimate may be far off (compression): learn the real size
     }
     if (file.estimatedSize() >= policy.fileSize()) {
-      out.output(close(file, rows, check, end, fileState));
+      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
       return;
     }
     fileState.write(file);
@@ -143,8 +171,10 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       OnTimerContext context,
       @StateId(FILE) ValueState<OpenFile> fileState,
       @StateId(ROWS) BagState<Row> rows,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
       @TimerId(CHECK) Timer check,
       @TimerId(END) Timer end,
+      @TimerId(FORGET) Timer forget,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     OpenFile file = fileState.read();
@@ -157,7 +187,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     // (Flink does so before the final watermark): close now, or a re-armed timer would loop.
     boolean inputEnded = fired > now;
     if (inputEnded || policy.isDue(Math.max(now, fired), file.createdAt, file.lastWrite)) {
-      out.output(close(file, rows, check, end, fileState)); // at the hold: the file's min timestamp
+      // emitted at the hold: the file's min timestamp
+      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
     } else {
       check
           .withOutputTimestamp(new Instant(file.minTimestamp))
@@ -169,14 +200,74 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   public void onEnd(
       @StateId(FILE) ValueState<OpenFile> fileState,
       @StateId(ROWS) BagState<Row> rows,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
       @TimerId(CHECK) Timer check,
       @TimerId(END) Timer end,
+      @TimerId(FORGET) Timer forget,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     OpenFile file = fileState.read();
     if (file != null) {
-      out.output(close(file, rows, check, end, fileState));
+      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
     }
+  }
+
+  /**
+   * Drops {@code lastCounter} once the key has no open file and no hidden file left (all published),
+   * after deleting leftovers of failed attempts; otherwise tries again later.
+   */
+  @OnTimer(FORGET)
+  public void onForget(
+      OnTimerContext context,
+      @Key WriterKey key,
+      @StateId(FILE) ValueState<OpenFile> fileState,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
+      @TimerId(FORGET) Timer forget)
+      throws IOException {
+    Long last = lastCounter.read();
+    if (last == null || fileState.read() != null) {
+      return; // a new file is open: its close sets the timer again
+    }
+    long now = forget.getCurrentRelativeTime().getMillis();
+    if (context.fireTimestamp().getMillis() > now) {
+      lastCounter.clear(); // the input ended (timers drained early): nothing follows
+      return;
+    }
+    Path dir = files.directory(key.partitionPath());
+    String uuid = files.writeUuid();
+    SegmentFiles.deleteHidden(dir, uuid, key.writerId(), counter -> counter > last);
+    boolean waiting = !SegmentFiles.hiddenFiles(dir, uuid, key.writerId(), counter -> true).isEmpty();
+    if (waiting || System.currentTimeMillis() <= last) {
+      forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
+    } else {
+      lastCounter.clear();
+    }
+  }
+
+  /**
+   * Opens the key's next file: deletes what failed attempts left (hidden files of this writer above
+   * the last counter, or all of them when the key has no counter, i.e. nothing of it is pending) and
+   * picks a counter above every earlier one.
+   */
+  private OpenFile open(WriterKey key, long now, ValueState<Long> lastCounter) throws IOException {
+    Long last = lastCounter.read();
+    int deleted =
+        SegmentFiles.deleteHidden(
+            files.directory(key.partitionPath()),
+            files.writeUuid(),
+            key.writerId(),
+            counter -> last == null || counter > last);
+    if (deleted > 0) {
+      LOG.info(
+          "Deleted {} hidden file(s) of writer {} in '{}' left by a failed attempt",
+          deleted,
+          key.writerId(),
+          key.partitionPath());
+    }
+    long counter = nextCounter(last);
+    lastCounter.write(counter);
+    return new OpenFile(
+        key.partitionPath(), files.inProgressName(key.writerId(), counter), counter, now);
   }
 
   /** Sets both timers with the file's minimum timestamp as their output timestamp (the hold). */
@@ -211,14 +302,21 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       BagState<Row> rows,
       Timer check,
       Timer end,
-      ValueState<OpenFile> fileState)
+      Timer forget,
+      ValueState<OpenFile> fileState,
+      ValueState<Long> lastCounter)
       throws IOException {
     Path dir = files.directory(file.partitionPath);
+    String writer = PartFileName.parse(file.name).get().writer();
+    // a failed attempt may have closed this file and opened others: they are leftovers
+    SegmentFiles.deleteHidden(dir, files.writeUuid(), writer, counter -> counter > file.counter);
     String target = file.name;
     if (Files.exists(dir.resolve(PartFileName.visibleOf(target)))) {
       // Only after a restore from a checkpoint older than this file's publication (e.g. an old
       // savepoint): its rows were committed before and are being replayed. Never overwrite.
-      target = files.inProgressName(PartFileName.parse(target).get().writer(), nextCounter(file));
+      long counter = nextCounter(lastCounter.read());
+      lastCounter.write(counter);
+      target = files.inProgressName(writer, counter);
       LOG.warn(
           "{} was already published (restored from an older checkpoint?); writing the replayed rows"
               + " as {} instead",
@@ -236,7 +334,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     fileState.clear();
     check.clear();
     end.clear();
-    waitPastCounter(file.counter);
+    forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
     return WrittenFile.of(
         file.partitionPath,
         dir.resolve(target).toString(),
@@ -246,25 +344,13 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
         new Instant(file.maxTimestamp));
   }
 
-  private static long nextCounter(OpenFile file) {
-    waitPastCounter(file.counter);
-    return System.currentTimeMillis();
-  }
-
   /**
-   * Part file counters are wall-clock milliseconds at opening. Once a file closes, its key's state is
-   * gone, so the next file of the key must not open within the same millisecond; waiting here (at
-   * most about a millisecond, and only for files closed right after opening) guarantees that without
-   * keeping any per-key state after the close.
+   * Part file counters are wall-clock milliseconds at opening, kept strictly increasing per key by
+   * the key's last counter while it is known (many files in one millisecond, clocks of another
+   * machine after a failover). Once it is dropped (see {@code forget}), the wall clock has passed it.
    */
-  private static void waitPastCounter(long counter) {
-    while (System.currentTimeMillis() <= counter) {
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+  private static long nextCounter(Long last) {
+    long now = System.currentTimeMillis();
+    return last == null ? now : Math.max(now, last + 1);
   }
 }

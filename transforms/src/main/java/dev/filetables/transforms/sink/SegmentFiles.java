@@ -13,6 +13,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
@@ -81,6 +83,43 @@ final class SegmentFiles {
       throw e;
     }
     return Files.size(file);
+  }
+
+  /**
+   * Deletes the hidden files (part files and segments) of one writer of one write in {@code dir}
+   * whose counter matches; returns how many were deleted. The writer's own state decides which
+   * counters cannot belong to a file that will still be published.
+   */
+  static int deleteHidden(Path dir, String uuid, String writer, LongPredicate counter)
+      throws IOException {
+    int deleted = 0;
+    for (Path file : hiddenFiles(dir, uuid, writer, counter)) {
+      if (FileOps.deleteQuietly(file)) {
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
+  /** The hidden files of one writer of one write in {@code dir} whose counter matches. */
+  static List<Path> hiddenFiles(Path dir, String uuid, String writer, LongPredicate counter)
+      throws IOException {
+    List<Path> found = new ArrayList<>();
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        Optional<PartFileName.Parts> parts = PartFileName.parse(entry.getFileName().toString());
+        if (parts.isPresent()
+            && parts.get().inProgress()
+            && parts.get().uuid().equals(uuid)
+            && parts.get().writer().equals(writer)
+            && counter.test(parts.get().counter())) {
+          found.add(entry);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // no directory, no files
+    }
+    return found;
   }
 
   /**

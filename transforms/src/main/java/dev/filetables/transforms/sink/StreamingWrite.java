@@ -54,8 +54,16 @@ import org.slf4j.LoggerFactory;
  * On the Direct runner a bundle's output and state changes are committed together, so the stable
  * point is the commit of the writer's bundle.
  *
- * <p>Files of an attempt aborted between two checkpoints that never reached a completed checkpoint
- * keep their hidden names; no reader reads them. Segments of published files are always deleted.
+ * <h2>Leftovers of failed attempts</h2>
+ *
+ * A failed attempt may have opened files after the checkpoint it is rolled back to; the restored
+ * state does not know them and they will never be published. They stay hidden (no reader reads
+ * them), but a partition commit would wait for them, so the writer deletes them: part file counters
+ * only grow per writer key, and the key keeps the counter of its latest file ({@code lastCounter})
+ * until all its files are published, so every hidden file of the key with a higher counter is a
+ * leftover. Rows are assigned to writers by a function of the row, so the replayed rows reach the
+ * same key, which deletes leftovers when it opens or closes a file, and once more before it forgets
+ * its counter ({@link RollingWriterFn}). Files of other writes (other uuids) are never touched.
  *
  * <h2>Rolling, per partition and writer</h2>
  *
@@ -66,6 +74,15 @@ import org.slf4j.LoggerFactory;
  * at commit points, so Parquet and Avro files are as big as the policy allows. A file with no rows
  * is never opened. At the end of the input (bounded input, drain), an event-time timer at the end
  * of the global window closes every open file.
+ *
+ * <h2>Latency</h2>
+ *
+ * A closed file becomes visible at the first completed checkpoint after its close: within one
+ * commit interval plus the checkpoint's duration. A row waits in its open file at most
+ * rollover-interval (or inactivity-interval after the last row) plus check-interval, then that
+ * long. With rollover and inactivity at the commit interval, each commit interval publishes at most
+ * one file per (partition, writer) that got rows (fewer, smaller files would need rolling at the
+ * checkpoint, which a DoFn cannot observe); smaller intervals trade more files for less latency.
  *
  * <h2>Watermark</h2>
  *
@@ -78,19 +95,20 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Writers and distribution</h2>
  *
- * {@code sink.parallelism} = N writers per partition key space. With {@code
- * sink.shuffle-by-partition.enable}, a partition's rows go to writer hash(partition) mod N (or to
- * writer 0 of the partition when N is unset: one writer per partition); otherwise rows are spread
- * round robin over N writers. Unset N defaults to the runner's parallelism ({@link
+ * {@code sink.parallelism} = N writers. With {@code sink.shuffle-by-partition.enable}, a
+ * partition's rows go to writer hash(partition) mod N (or to writer 0 of the partition when N is
+ * unset: one writer per partition); otherwise rows are spread over the N writers by a hash of the
+ * row's values. Unset N defaults to the runner's parallelism ({@link
  * RunnerOptions#defaultWriters}).
  *
  * <h2>Memory and state</h2>
  *
  * Rows buffered per open file are bounded by the buffer size (default {@link
  * #DEFAULT_BUFFER_SIZE}, never more than the rolling file size); the rest of a file is on disk.
- * State of a key is cleared when its file closes, so closed and idle partitions keep nothing (Flink
- * never garbage-collects global-window state by itself). Part file counters are wall-clock
- * milliseconds at opening, unique per key without any state kept after the close.
+ * State of a key is cleared when its file closes, except its last counter, which a processing-time
+ * timer drops about a minute later once none of the key's files is still hidden; so closed and idle
+ * partitions keep nothing (Flink never garbage-collects global-window state by itself). Part file
+ * counters are wall-clock milliseconds at opening, kept increasing per key by that counter.
  *
  * <h2>Runner requirements</h2>
  *

@@ -106,7 +106,12 @@ class StreamingSinkTest {
   /** The sink as StreamingWrite builds it, with a probe between writer and publisher. */
   private PCollection<WrittenFile> sink(
       PCollection<Row> input, TableSpec table, long bufferSize, String probe) {
-    PartFiles files = new PartFiles(table.options().rootPath(), UUID.randomUUID().toString(), ".csv");
+    return sink(input, table, bufferSize, probe, UUID.randomUUID().toString());
+  }
+
+  private PCollection<WrittenFile> sink(
+      PCollection<Row> input, TableSpec table, long bufferSize, String probe, String uuid) {
+    PartFiles files = new PartFiles(table.options().rootPath(), uuid, ".csv");
     boolean byPartition = table.options().shuffleByPartition();
     int writers = table.options().sinkParallelism().orElse(byPartition ? 0 : 1);
     return input
@@ -394,6 +399,101 @@ class StreamingSinkTest {
             T0 + " ON_TIME [1, 2] min " + T0,
             T0.plus(Duration.standardMinutes(10)) + " LATE [3] min " + T0.plus(Duration.standardMinutes(10))),
         seen);
+  }
+
+  // ---- leftovers of failed attempts
+
+  /** A hidden part file and a segment of writer 0, as a failed attempt would leave them. */
+  static void leaveFilesOfAFailedAttempt(Path partitionDir, String uuid) throws IOException {
+    Files.createDirectories(partitionDir);
+    long counter = System.currentTimeMillis() + 3_600_000; // opened "later" than anything known
+    String part = PartFileName.hidden(uuid, "0", counter, ".csv");
+    Files.writeString(partitionDir.resolve(part), "99,x\n");
+    Files.writeString(partitionDir.resolve(SegmentFiles.segmentName(part, 0)), "98,x\n");
+  }
+
+  /** Rows with a negative id are markers: they make a failed attempt's leftovers appear. */
+  static final class LeftoversFn extends DoFn<Row, Void> {
+    private final String root;
+    private final String uuid;
+
+    LeftoversFn(Path root, String uuid) {
+      this.root = root.toString();
+      this.uuid = uuid;
+    }
+
+    @ProcessElement
+    public void process(@Element Row row) throws IOException {
+      if (row.getInt64("id") < 0) {
+        leaveFilesOfAFailedAttempt(Path.of(root, "dt=" + row.getString("dt")), uuid);
+      }
+    }
+  }
+
+  private PCollection<WrittenFile> sinkWithLeftovers(Pipeline pipeline, TestStream<Row> stream, TableSpec table, String uuid) {
+    PCollection<Row> input = pipeline.apply(stream);
+    input.apply("Leftovers", ParDo.of(new LeftoversFn(table.options().rootPath(), uuid)));
+    PCollection<Row> rows =
+        input.apply("Rows", org.apache.beam.sdk.transforms.Filter.by(r -> r.getInt64("id") >= 0)).setRowSchema(SCHEMA);
+    return sink(rows, table, 1 << 20, collector(), uuid);
+  }
+
+  private static long hiddenOf(Path root, String uuid) throws IOException {
+    return hidden(root).stream().filter(p -> p.getFileName().toString().contains(uuid)).count();
+  }
+
+  @Test
+  void leftoversOfAFailedAttemptAreDeletedWhenTheWriterOpensOrClosesAFile() throws Exception {
+    TableSpec table =
+        table(
+            TableOptions.SHUFFLE_BY_PARTITION, "true",
+            TableOptions.ROLLING_INACTIVITY_INTERVAL, "10 s",
+            TableOptions.ROLLING_CHECK_INTERVAL, "1 s");
+    Path root = dir.resolve("t");
+    String uuid = UUID.randomUUID().toString();
+    String otherWrite = UUID.randomUUID().toString();
+    // before the job: leftovers in 'opened', and a file of another write, which is not ours to touch
+    leaveFilesOfAFailedAttempt(root.resolve("dt=opened"), uuid);
+    leaveFilesOfAFailedAttempt(root.resolve("dt=opened"), otherWrite);
+    TestStream<Row> stream =
+        TestStream.create(RowCoder.of(SCHEMA))
+            .addElements(at(1, "opened", T0), at(2, "closed", T0)) // 'opened': open deletes them
+            .addElements(at(-1, "closed", T0)) // leftovers appear while 'closed' has a file open
+            .advanceProcessingTime(Duration.standardSeconds(15)) // inactivity: close deletes them
+            .advanceWatermarkToInfinity(); // (no forget timer gets to fire)
+    Pipeline pipeline = pipeline();
+    String published = collector();
+    sinkWithLeftovers(pipeline, stream, table, uuid).apply(ParDo.of(new CollectFn<>(published)));
+    pipeline.run().waitUntilFinish();
+
+    assertEquals(2, SegmentFilesTestSupport.rows(seen(published)));
+    assertEquals(0, hiddenOf(root, uuid), "leftovers of this write are gone: " + hidden(root));
+    assertEquals(2, hiddenOf(root, otherWrite), "another write's files stay");
+  }
+
+  @Test
+  void leftoversAppearingAfterTheLastFileAreDeletedBeforeTheWriterForgetsItsCounter() throws Exception {
+    TableSpec table =
+        table(
+            TableOptions.SHUFFLE_BY_PARTITION, "true",
+            TableOptions.ROLLING_INACTIVITY_INTERVAL, "10 s",
+            TableOptions.ROLLING_CHECK_INTERVAL, "1 s");
+    Path root = dir.resolve("t");
+    String uuid = UUID.randomUUID().toString();
+    TestStream<Row> stream =
+        TestStream.create(RowCoder.of(SCHEMA))
+            .addElements(at(1, "idle", T0))
+            .advanceProcessingTime(Duration.standardSeconds(15)) // closed by inactivity
+            .addElements(at(-1, "idle", T0)) // leftovers appear; no row for 'idle' ever again
+            .advanceProcessingTime(Duration.standardMinutes(3)) // the forget timer cleans up
+            .advanceWatermarkToInfinity();
+    Pipeline pipeline = pipeline();
+    String published = collector();
+    sinkWithLeftovers(pipeline, stream, table, uuid).apply(ParDo.of(new CollectFn<>(published)));
+    pipeline.run().waitUntilFinish();
+
+    assertEquals(1, SegmentFilesTestSupport.rows(seen(published)));
+    assertEquals(0, hiddenOf(root, uuid), "leftovers of this write are gone: " + hidden(root));
   }
 
   /** Records window start, pane timing, the files' row ids and min timestamp. */
