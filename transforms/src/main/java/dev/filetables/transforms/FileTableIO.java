@@ -120,6 +120,8 @@ public final class FileTableIO {
 
     public abstract long getBufferSize();
 
+    public abstract @Nullable String getWriteUuid();
+
     abstract Builder toBuilder();
 
     @AutoValue.Builder
@@ -127,6 +129,8 @@ public final class FileTableIO {
       abstract Builder setTable(TableSpec table);
 
       abstract Builder setBufferSize(long bytes);
+
+      abstract Builder setWriteUuid(@Nullable String uuid);
 
       abstract Write build();
     }
@@ -141,6 +145,25 @@ public final class FileTableIO {
         throw new IllegalArgumentException("buffer size must be positive, got " + bytes);
       }
       return toBuilder().setBufferSize(bytes).build();
+    }
+
+    /**
+     * The write id in part file names, {@code part-<uuid>-<writer>-<counter>} (default: a random UUID
+     * chosen when the pipeline is built). Pass the same id to {@code PartitionCommit.withWriteUuid}.
+     * For a streaming job restarted from a savepoint, keeping the id lets the new run recognise the
+     * old run's hidden files (clean-up of failed attempts, the commit's wait for in-progress files).
+     * Different writes into one table must never share an id (each run of a batch pipeline is a
+     * write of its own: leave it unset there). Letters, digits and '-' only.
+     */
+    public Write withWriteUuid(String uuid) {
+      checkArgumentNotNull(uuid, "write uuid must not be null");
+      if (!uuid.matches("[A-Za-z0-9-]+")) {
+        throw new IllegalArgumentException(
+            "A write uuid may hold letters, digits and '-' only (it is part of file names), got '"
+                + uuid
+                + "'");
+      }
+      return toBuilder().setWriteUuid(uuid).build();
     }
 
     @Override
@@ -167,7 +190,10 @@ public final class FileTableIO {
       }
       FileFormat format = FileFormats.of(options); // fails here, not on a worker, for a bad format
       PartFiles files =
-          new PartFiles(options.rootPath(), UUID.randomUUID().toString(), format.extension());
+          new PartFiles(
+              options.rootPath(),
+              getWriteUuid() != null ? getWriteUuid() : UUID.randomUUID().toString(),
+              format.extension());
 
       if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
         return input.apply("StreamingWrite", new StreamingWrite(table, files, getBufferSize()));

@@ -13,6 +13,7 @@ import static dev.filetables.transforms.TestTables.writerId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.TestTables.CollectFn;
@@ -165,12 +166,16 @@ class StreamingWriteTest {
     TableSpec table = TestTables.unpartitioned(root, "json", TableOptions.SINK_PARALLELISM, "3");
     List<Row> input = rows(DATA_COLUMNS, 90);
 
-    List<WrittenFile> written = write(table, stream(DATA_COLUMNS, input, 30), FileTableIO.write(table));
+    List<WrittenFile> written =
+        write(table, stream(DATA_COLUMNS, input, 30), FileTableIO.write(table).withWriteUuid("fixed-write-1"));
 
     assertAllPublished(root, written, 90);
-    assertEquals(
-        Set.of("0", "1", "2"),
-        visibleFiles(root).stream().map(TestTables::writerId).collect(Collectors.toSet()));
+    List<PartFileName.Parts> names =
+        visibleFiles(root).stream()
+            .map(p -> PartFileName.parse(p.getFileName().toString()).get())
+            .collect(Collectors.toList());
+    assertEquals(Set.of("fixed-write-1"), names.stream().map(PartFileName.Parts::uuid).collect(Collectors.toSet()));
+    assertEquals(Set.of("0", "1", "2"), names.stream().map(PartFileName.Parts::writer).collect(Collectors.toSet()));
     assertEquals(3, written.size(), "one file per writer");
   }
 }
