@@ -176,6 +176,66 @@ class StreamingFlinkTest {
         "StreamingFlinkTest: " + published.size() + " files, max visibility latency " + maxLatency + " ms");
   }
 
+  @Test
+  void latencyOrientedRollingPublishesEveryRowWithinAboutOneCommitInterval() throws Exception {
+    // rollover and inactivity at the commit interval: 2 s checkpoints, 10 rows/s
+    Path root = dir.resolve("latency");
+    Map<String, String> tableOptions = new HashMap<>();
+    tableOptions.put(TableOptions.CONNECTOR, "filesystem");
+    tableOptions.put(TableOptions.PATH, root.toString());
+    tableOptions.put(TableOptions.FORMAT, "parquet");
+    tableOptions.put(TableOptions.SHUFFLE_BY_PARTITION, "true");
+    tableOptions.put(TableOptions.ROLLING_ROLLOVER_INTERVAL, "2 s");
+    tableOptions.put(TableOptions.ROLLING_INACTIVITY_INTERVAL, "2 s");
+    TableSpec table =
+        TableSpec.builder()
+            .setName("latency")
+            .setSchema(SCHEMA)
+            .setPartitionKeys(List.of("dt"))
+            .setOptions(TableOptions.of(tableOptions))
+            .build();
+    FlinkPipelineOptions options = flinkOptions();
+    options.setCheckpointingInterval(2000L);
+    options.setAttachedMode(false);
+    Pipeline pipeline = Pipeline.create(options);
+    long rows = 100;
+    String id = TestTables.newCollector();
+    pipeline
+        .apply(GenerateSequence.from(0).withRate(10, Duration.standardSeconds(1)))
+        .apply(Filter.by(i -> i < rows))
+        .apply(
+            MapElements.into(TypeDescriptors.rows())
+                .via(i -> Row.withSchema(SCHEMA).addValues(i, "p").build()))
+        .setRowSchema(SCHEMA)
+        .apply(FileTableIO.write(table))
+        .apply(ParDo.of(new StampFn()))
+        .apply(ParDo.of(new TestTables.CollectFn<>(id)));
+    PipelineResult result = pipeline.run();
+    try {
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (publishedRows(id) < rows && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+      }
+    } finally {
+      result.cancel();
+    }
+
+    List<KV<Long, WrittenFile>> published = TestTables.collected(id);
+    published.sort((a, b) -> Long.compare(a.getKey(), b.getKey()));
+    assertEquals(rows, publishedRows(id));
+    List<Long> latencies =
+        published.stream()
+            .map(kv -> kv.getKey() - kv.getValue().minTimestamp().getMillis())
+            .collect(Collectors.toList());
+    System.out.println("StreamingFlinkTest: latency of each file's oldest row (ms) " + latencies);
+    // once the writer has seen a checkpoint complete, rolls come just before checkpoints
+    for (long latency : latencies.subList(2, latencies.size())) {
+      assertTrue(latency <= 3000, "visible within commit interval + 1 s: " + latencies);
+    }
+    // about one file per checkpoint (10 s of rows, 2 s checkpoints): no per-bundle files
+    assertTrue(published.size() <= 8, published.size() + " files");
+  }
+
   private static long publishedRows(String id) {
     return TestTables.<KV<Long, WrittenFile>>collected(id).stream()
         .mapToLong(kv -> kv.getValue().rowCount())

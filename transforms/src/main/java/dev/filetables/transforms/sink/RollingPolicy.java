@@ -12,6 +12,14 @@ import java.io.Serializable;
  * {@code created + rollover-interval} or {@code last write + inactivity-interval}. Checks happen on
  * the grid of {@code check-interval} (multiples of it since the epoch), as Flink checks every
  * check-interval; unlike Flink, a file is only looked at when one of its deadlines has passed.
+ *
+ * <p>When the commit points are known (Flink: the checkpoint interval, and when the last
+ * checkpoint completed, see {@link CommitClock}), time-based rolls move to the instant shortly
+ * before the checkpoint nearest to the deadline instead ({@link #nextAligned}): a file then rolls
+ * at most half a commit interval before or after its deadline and is published by that very
+ * checkpoint, so a row waits about rollover-interval plus the margin, not up to a whole extra
+ * commit interval; and with rollover at the commit interval each commit publishes one file per
+ * writer.
  */
 final class RollingPolicy implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -57,10 +65,67 @@ final class RollingPolicy implements Serializable {
 
   /** The check time at which the file should next be looked at: its earliest deadline, on the grid. */
   long nextCheck(long created, long lastWrite) {
-    long deadline =
-        Math.min(saturatedAdd(created, rolloverMillis), saturatedAdd(lastWrite, inactivityMillis));
-    long late = Math.floorMod(deadline, checkMillis);
-    return late == 0 ? deadline : saturatedAdd(deadline - late, checkMillis);
+    return nextCheck(created, lastWrite, checkMillis);
+  }
+
+  /** {@link #nextCheck(long, long)} on a grid no coarser than {@code maxCheckMillis}. */
+  long nextCheck(long created, long lastWrite, long maxCheckMillis) {
+    long grid = Math.max(1, Math.min(checkMillis, maxCheckMillis));
+    long deadline = deadline(created, lastWrite);
+    long late = Math.floorMod(deadline, grid);
+    return late == 0 ? deadline : saturatedAdd(deadline - late, grid);
+  }
+
+  /**
+   * True when rolls can be timed to commit points every {@code commitInterval} ms: moving a roll by
+   * up to half an interval must be small next to how long files stay open, so the interval may be
+   * at most twice the rollover and inactivity intervals.
+   */
+  boolean alignsTo(long commitInterval) {
+    return commitInterval > 0
+        && commitInterval / 2 <= Math.min(rolloverMillis, inactivityMillis);
+  }
+
+  /** The earliest time-based deadline of a file. */
+  long deadline(long created, long lastWrite) {
+    return Math.min(
+        saturatedAdd(created, rolloverMillis), saturatedAdd(lastWrite, inactivityMillis));
+  }
+
+  /**
+   * With commit points every {@code commitInterval} ms, the last one completed at {@code
+   * lastCommit}: due once the pre-commit instant nearest to the deadline is reached, that is from
+   * half a commit interval before the deadline on.
+   */
+  boolean isDueAligned(long now, long created, long lastWrite, long commitInterval) {
+    return now >= deadline(created, lastWrite) - commitInterval / 2;
+  }
+
+  /**
+   * The instant {@code margin} ms before the commit point nearest to the file's deadline, commit
+   * points being {@code lastCommit + k * commitInterval}; never before {@code now}.
+   */
+  static long alignedInstant(long deadline, long now, long lastCommit, long commitInterval, long margin) {
+    long base = lastCommit - margin;
+    long k = Math.floorDiv(deadline - base + commitInterval / 2, commitInterval);
+    long instant = base + k * commitInterval;
+    return Math.max(instant, now);
+  }
+
+  long nextAligned(long created, long lastWrite, long now, long lastCommit, long commitInterval) {
+    long deadline = deadline(created, lastWrite);
+    if (deadline == Long.MAX_VALUE) {
+      return deadline;
+    }
+    return alignedInstant(deadline, now, lastCommit, commitInterval, alignMargin(commitInterval));
+  }
+
+  /**
+   * How long before a predicted checkpoint a roll happens: time for the checkpoint to be triggered
+   * (its completion, which is what is observed, comes a little after) and for timer delays.
+   */
+  static long alignMargin(long commitInterval) {
+    return Math.min(commitInterval / 4, 2_000);
   }
 
   private static long saturatedAdd(long a, long b) {

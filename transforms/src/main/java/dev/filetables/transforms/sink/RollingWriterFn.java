@@ -9,6 +9,7 @@ import dev.filetables.io.table.TableSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.OptionalLong;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.schemas.Schema;
@@ -106,15 +107,24 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   private final Schema fileSchema;
   private final PartFiles files;
   private final RollingPolicy policy;
+  /** The runner's commit interval (Flink checkpoint interval) in ms, 0 when rolls are not aligned. */
+  private final long commitInterval;
 
   private transient FileFormat format;
   private transient FileMerger merger;
+  private transient boolean commitWatched;
 
-  RollingWriterFn(TableSpec table, PartFiles files, RollingPolicy policy) {
+  /**
+   * @param commitInterval the runner's commit (checkpoint) interval in ms to time rolls just before
+   *     checkpoints (see {@link RollingPolicy#nextAligned}), or 0; ignored unless the policy {@link
+   *     RollingPolicy#alignsTo aligns to it}
+   */
+  RollingWriterFn(TableSpec table, PartFiles files, RollingPolicy policy, long commitInterval) {
     this.table = table;
     this.fileSchema = table.fileSchema();
     this.files = files;
     this.policy = policy;
+    this.commitInterval = policy.alignsTo(commitInterval) ? commitInterval : 0;
     this.rowsSpec = StateSpecs.bag(RowCoder.of(fileSchema));
   }
 
@@ -122,6 +132,11 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   public void setup() {
     format = FileFormats.of(table.options());
     merger = FileMergers.of(format, fileSchema);
+  }
+
+  @StartBundle
+  public void startBundle() {
+    commitWatched = false;
   }
 
   @ProcessElement
@@ -134,8 +149,17 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       @TimerId(CHECK) Timer check,
       @TimerId(END) Timer end,
       @TimerId(FORGET) Timer forget,
+      BundleFinalizer finalizer,
       OutputReceiver<WrittenFile> out)
       throws IOException {
+    if (commitInterval > 0 && !commitWatched) {
+      // runs when the checkpoint covering this bundle completes: learns when checkpoints happen
+      String writeId = files.writeUuid();
+      finalizer.afterBundleCommit(
+          Instant.now().plus(Duration.standardHours(1)),
+          () -> CommitClock.committed(writeId, System.currentTimeMillis()));
+      commitWatched = true;
+    }
     long now = check.getCurrentRelativeTime().getMillis();
     OpenFile file = fileState.read();
     boolean holdMoved;
@@ -162,7 +186,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     fileState.write(file);
     if (holdMoved) {
       // allowed here: the new hold is this element's own timestamp
-      arm(file, check, end);
+      arm(file, now, check, end);
     }
   }
 
@@ -186,13 +210,13 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     // A timer firing before its time means the runner is draining timers because the input ended
     // (Flink does so before the final watermark): close now, or a re-armed timer would loop.
     boolean inputEnded = fired > now;
-    if (inputEnded || policy.isDue(Math.max(now, fired), file.createdAt, file.lastWrite)) {
+    if (inputEnded || isDue(file, Math.max(now, fired))) {
       // emitted at the hold: the file's min timestamp
       out.output(close(file, rows, check, end, forget, fileState, lastCounter));
     } else {
       check
           .withOutputTimestamp(new Instant(file.minTimestamp))
-          .set(new Instant(policy.nextCheck(file.createdAt, file.lastWrite)));
+          .set(new Instant(nextCheck(file, now)));
     }
   }
 
@@ -271,10 +295,33 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   }
 
   /** Sets both timers with the file's minimum timestamp as their output timestamp (the hold). */
-  private void arm(OpenFile file, Timer check, Timer end) {
+  private void arm(OpenFile file, long now, Timer check, Timer end) {
     Instant hold = new Instant(file.minTimestamp);
-    check.withOutputTimestamp(hold).set(new Instant(policy.nextCheck(file.createdAt, file.lastWrite)));
+    check.withOutputTimestamp(hold).set(new Instant(nextCheck(file, now)));
     end.withOutputTimestamp(hold).set(GlobalWindow.INSTANCE.maxTimestamp());
+  }
+
+  /** The last completed commit point, when rolls are aligned to commit points and one was seen. */
+  private OptionalLong lastCommit() {
+    return commitInterval > 0 ? CommitClock.lastCommit(files.writeUuid()) : OptionalLong.empty();
+  }
+
+  private boolean isDue(OpenFile file, long now) {
+    return lastCommit().isPresent()
+        ? policy.isDueAligned(now, file.createdAt, file.lastWrite, commitInterval)
+        : policy.isDue(now, file.createdAt, file.lastWrite);
+  }
+
+  private long nextCheck(OpenFile file, long now) {
+    OptionalLong commit = lastCommit();
+    if (commit.isPresent()) {
+      return policy.nextAligned(file.createdAt, file.lastWrite, now, commit.getAsLong(), commitInterval);
+    }
+    if (commitInterval > 0) {
+      // no checkpoint seen yet: look again within a commit interval, aligned by then
+      return policy.nextCheck(file.createdAt, file.lastWrite, commitInterval);
+    }
+    return policy.nextCheck(file.createdAt, file.lastWrite);
   }
 
   private void writeSegment(OpenFile file, BagState<Row> rows) throws IOException {

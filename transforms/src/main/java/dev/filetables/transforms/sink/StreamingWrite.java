@@ -77,12 +77,19 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Latency</h2>
  *
- * A closed file becomes visible at the first completed checkpoint after its close: within one
- * commit interval plus the checkpoint's duration. A row waits in its open file at most
- * rollover-interval (or inactivity-interval after the last row) plus check-interval, then that
- * long. With rollover and inactivity at the commit interval, each commit interval publishes at most
- * one file per (partition, writer) that got rows (fewer, smaller files would need rolling at the
- * checkpoint, which a DoFn cannot observe); smaller intervals trade more files for less latency.
+ * A closed file becomes visible at the first completed checkpoint after its close. A DoFn cannot see
+ * checkpoints coming, so on Flink the writer learns when they happen (a bundle finalizer runs when a
+ * checkpoint completes, {@link CommitClock}) and, when the checkpoint interval is at most twice the
+ * rollover and inactivity intervals, moves each time-based roll to shortly before the checkpoint
+ * nearest to its deadline ({@link RollingPolicy#nextAligned}). That checkpoint then publishes the
+ * file: a row becomes visible about rollover-interval (or inactivity-interval after the last row)
+ * plus a small margin after it arrived, instead of up to a whole commit interval later; with
+ * rollover and inactivity at the commit interval, each checkpoint publishes one file per
+ * (partition, writer) that got rows, and rows become visible within the commit interval plus
+ * about a quarter of it (measured: 10 rows/s, 2 s checkpoints, max 2.5 to 3 s). Otherwise rolls
+ * follow check-interval, and a closed file waits for the next checkpoint. Only the timing of rolls
+ * depends on this: a wrong guess (the first checkpoints, a changed schedule) costs latency, never
+ * correctness.
  *
  * <h2>Watermark</h2>
  *
@@ -150,6 +157,9 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
             ? parallelism.getAsInt()
             : byPartition ? 0 : RunnerOptions.defaultWriters(options);
     RollingPolicy policy = RollingPolicy.of(tableOptions, bufferSize);
+    // on Flink, time-based rolls are timed just before checkpoints (commit points)
+    long commitInterval =
+        RunnerOptions.isFlink(options) ? RunnerOptions.flinkCheckpointingInterval(options) : 0;
 
     PCollection<Row> rows = input;
     if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
@@ -160,7 +170,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
             "AssignWriters",
             ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
         .setCoder(KvCoder.of(WriterKeyCoder.of(), RowCoder.of(table.fileSchema())))
-        .apply("RollingWriter", ParDo.of(new RollingWriterFn(table, files, policy)))
+        .apply("RollingWriter", ParDo.of(new RollingWriterFn(table, files, policy, commitInterval)))
         .setCoder(WrittenFileCoder.of())
         .apply("Publish", ParDo.of(new PublishStableFn(files)))
         .setCoder(WrittenFileCoder.of());

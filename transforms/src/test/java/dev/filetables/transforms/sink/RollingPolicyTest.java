@@ -36,6 +36,30 @@ class RollingPolicyTest {
   }
 
   @Test
+  void alignedRollsComeShortlyBeforeTheCommitNearestToTheDeadline() {
+    // commits every 2 s, the last one completed at 10_000; rolls 500 ms before a commit
+    assertEquals(500, RollingPolicy.alignMargin(2_000));
+    assertEquals(2_000, RollingPolicy.alignMargin(60_000));
+    long commitInterval = 2_000;
+    assertEquals(13_500, RollingPolicy.alignedInstant(13_000, 0, 10_000, commitInterval, 500));
+    assertEquals(13_500, RollingPolicy.alignedInstant(14_400, 0, 10_000, commitInterval, 500));
+    assertEquals(15_500, RollingPolicy.alignedInstant(14_600, 0, 10_000, commitInterval, 500));
+    assertEquals(7_500, RollingPolicy.alignedInstant(7_000, 0, 10_000, commitInterval, 500), "earlier commits too");
+    assertEquals(14_000, RollingPolicy.alignedInstant(13_000, 14_000, 10_000, commitInterval, 500), "never in the past");
+
+    // rollover = inactivity = commit interval: a file opened just after a roll rolls one interval later
+    RollingPolicy latency = new RollingPolicy(1 << 20, 2_000, 2_000, 1_000, 1 << 20);
+    assertTrue(latency.alignsTo(2_000));
+    assertTrue(latency.alignsTo(4_000));
+    assertFalse(latency.alignsTo(5_000), "a roll may not move by more than the intervals");
+    assertFalse(latency.alignsTo(0));
+    long opened = 11_600; // just after the roll at 11_500
+    assertEquals(13_500, latency.nextAligned(opened, opened, opened, 10_000, 2_000));
+    assertFalse(latency.isDueAligned(12_000, opened, opened, 2_000));
+    assertTrue(latency.isDueAligned(13_500, opened, opened, 2_000));
+  }
+
+  @Test
   void readsTheTableOptionsAndCapsTheBufferAtTheFileSize() {
     TableOptions options =
         TableOptions.of(
