@@ -123,6 +123,26 @@ public final class TableContents {
     return new TableContents(visible, hiddenFiles(root));
   }
 
+  /**
+   * Reads one visible file of the table completely, handing each row (partition columns filled in)
+   * to {@code visitor}; returns the number of rows. Errors are thrown.
+   */
+  public static long readFile(TableSpec table, DataFile file, RowVisitor visitor) throws IOException {
+    VisibleFile read =
+        readFile(
+            table,
+            FileFormats.of(table.options()),
+            table.fileSchema(),
+            table.physicalSchema(),
+            table.options().rootPath(),
+            file,
+            visitor);
+    if (read.error().isPresent()) {
+      throw new IOException("Could not read " + file.path() + ": " + read.error().get());
+    }
+    return read.rows();
+  }
+
   /** Lists and reads the table, only counting rows. */
   public static TableContents scan(TableSpec table) throws IOException {
     return scan(table, (row, file) -> {});
