@@ -3,11 +3,9 @@ package dev.filetables.io.format;
 import dev.filetables.io.format.avro.AvroOptions;
 import dev.filetables.io.format.avro.AvroRowReader;
 import dev.filetables.io.format.avro.AvroRowWriter;
-import dev.filetables.io.format.internal.FixedRanges;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
 
@@ -19,12 +17,13 @@ import org.apache.beam.sdk.schemas.Schema;
  * <p>Options ({@code avro.} prefix): see {@link AvroOptions}; snappy compression by default, as in
  * Flink.
  */
-public final class AvroFormat implements FileFormat {
+public final class AvroFormat extends FixedRangeFormat {
   private static final long serialVersionUID = 1L;
 
   private final AvroOptions options;
 
   private AvroFormat(AvroOptions options) {
+    super("avro");
     this.options = options;
   }
 
@@ -38,23 +37,8 @@ public final class AvroFormat implements FileFormat {
   }
 
   @Override
-  public String name() {
-    return "avro";
-  }
-
-  @Override
-  public String extension() {
-    return ".avro";
-  }
-
-  @Override
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
     return new AvroRowWriter(out, fileSchema, options);
-  }
-
-  @Override
-  public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
-    return FixedRanges.of(fileSize, targetRangeSize);
   }
 
   @Override

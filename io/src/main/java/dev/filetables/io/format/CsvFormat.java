@@ -1,5 +1,6 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.internal.FormatOptions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;

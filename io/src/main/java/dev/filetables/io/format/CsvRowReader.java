@@ -1,5 +1,6 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.internal.Decimals;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;

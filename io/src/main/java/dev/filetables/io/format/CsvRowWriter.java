@@ -5,11 +5,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
-import org.joda.time.ReadableInstant;
 
 /**
  * Writes rows as CSV records into its own byte buffer (UTF-8 encoded by hand, numbers and temporal
@@ -113,15 +110,9 @@ final class CsvRowWriter implements RowWriter {
           putLong(((Number) value).longValue());
           break;
         case DATE:
-          putAscii(scratch, TemporalText.formatDate((LocalDate) value, scratch, 0));
-          break;
         case TIMESTAMP:
-          putAscii(scratch, TemporalText.formatTimestamp((LocalDateTime) value, ' ', scratch, 0));
-          break;
         case TIMESTAMP_LTZ:
-          putAscii(
-              scratch,
-              TemporalText.formatInstant(((ReadableInstant) value).getMillis(), ' ', scratch, 0));
+          putAscii(scratch, TemporalText.format(type, value, ' ', scratch));
           break;
         default:
           putAscii(text(type, value));
@@ -145,15 +136,9 @@ final class CsvRowWriter implements RowWriter {
       case DECIMAL:
         return ((BigDecimal) value).toPlainString();
       case DATE:
-        return new String(scratch, 0, TemporalText.formatDate((LocalDate) value, scratch, 0));
       case TIMESTAMP:
-        return new String(
-            scratch, 0, TemporalText.formatTimestamp((LocalDateTime) value, ' ', scratch, 0));
       case TIMESTAMP_LTZ:
-        return new String(
-            scratch,
-            0,
-            TemporalText.formatInstant(((ReadableInstant) value).getMillis(), ' ', scratch, 0));
+        return new String(scratch, 0, TemporalText.format(type, value, ' ', scratch));
       default:
         return value.toString();
     }

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import dev.filetables.io.format.internal.FixedRanges;
+import dev.filetables.io.format.internal.FormatOptions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -120,15 +121,7 @@ public final class JsonFormat implements FileFormat {
    */
   @Override
   public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
-    long target = Math.max(1, targetRangeSize);
-    if (fileSize <= target) {
-      return List.of(ByteRange.of(0, fileSize));
-    }
-    List<ByteRange> ranges = new ArrayList<>();
-    for (long start = 0; start < fileSize; start += target) {
-      ranges.add(ByteRange.of(start, Math.min(fileSize, start + target)));
-    }
-    return ranges;
+    return FixedRanges.of(fileSize, Math.max(1, targetRangeSize));
   }
 
   @Override

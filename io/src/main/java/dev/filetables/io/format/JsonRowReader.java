@@ -3,6 +3,7 @@ package dev.filetables.io.format;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.filetables.io.format.internal.Decimals;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -3,15 +3,13 @@ package dev.filetables.io.format;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import dev.filetables.io.format.internal.CountingOutputStream;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
-import org.joda.time.ReadableInstant;
 
 /** Writes rows as JSON lines with one streaming generator per file. */
 final class JsonRowWriter implements RowWriter {
@@ -79,20 +77,9 @@ final class JsonRowWriter implements RowWriter {
           g.writeNumber((BigDecimal) value);
           break;
         case DATE:
-          g.writeString(scratch, 0, TemporalText.formatDate((LocalDate) value, scratch, 0));
-          break;
         case TIMESTAMP:
-          g.writeString(
-              scratch,
-              0,
-              TemporalText.formatTimestamp((LocalDateTime) value, separator, scratch, 0));
-          break;
         case TIMESTAMP_LTZ:
-          g.writeString(
-              scratch,
-              0,
-              TemporalText.formatInstant(
-                  ((ReadableInstant) value).getMillis(), separator, scratch, 0));
+          g.writeString(scratch, 0, TemporalText.format(types[i], value, separator, scratch));
           break;
         default:
           throw new IllegalStateException("Unsupported column type " + types[i]);
@@ -114,41 +101,5 @@ final class JsonRowWriter implements RowWriter {
     }
     closed = true;
     gen.close(); // flushes and closes the target stream
-  }
-
-  /** Counts the bytes passed to the real stream (the generator buffers the rest). */
-  private static final class CountingOutputStream extends OutputStream {
-    private final OutputStream out;
-    private long count;
-
-    CountingOutputStream(OutputStream out) {
-      this.out = out;
-    }
-
-    long count() {
-      return count;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      count += len;
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
-    }
   }
 }

@@ -1,13 +1,11 @@
 package dev.filetables.io.format;
 
-import dev.filetables.io.format.internal.FixedRanges;
 import dev.filetables.io.format.parquet.ParquetOptions;
 import dev.filetables.io.format.parquet.ParquetRowReader;
 import dev.filetables.io.format.parquet.ParquetRowWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
-import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
 
@@ -18,12 +16,13 @@ import org.apache.beam.sdk.schemas.Schema;
  *
  * <p>Options ({@code parquet.} prefix): see {@link ParquetOptions}; SNAPPY compression by default.
  */
-public final class ParquetFormat implements FileFormat {
+public final class ParquetFormat extends FixedRangeFormat {
   private static final long serialVersionUID = 1L;
 
   private final ParquetOptions options;
 
   private ParquetFormat(ParquetOptions options) {
+    super("parquet");
     this.options = options;
   }
 
@@ -37,23 +36,8 @@ public final class ParquetFormat implements FileFormat {
   }
 
   @Override
-  public String name() {
-    return "parquet";
-  }
-
-  @Override
-  public String extension() {
-    return ".parquet";
-  }
-
-  @Override
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
     return new ParquetRowWriter(out, fileSchema, options);
-  }
-
-  @Override
-  public List<ByteRange> split(SeekableByteChannel file, long fileSize, long targetRangeSize) {
-    return FixedRanges.of(fileSize, targetRangeSize);
   }
 
   @Override

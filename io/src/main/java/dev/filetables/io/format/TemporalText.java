@@ -1,5 +1,7 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.format.internal.TimeValues;
+import dev.filetables.io.table.ColumnType;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -44,6 +46,23 @@ final class TemporalText {
 
   // ------------------------------------------------------------------ formatting
 
+  /**
+   * Writes a DATE, TIMESTAMP or TIMESTAMP_LTZ value into {@code out} from index 0 and returns its
+   * length; {@code separator} goes between date and time.
+   */
+  static int format(ColumnType type, Object value, char separator, char[] out) {
+    switch (type) {
+      case DATE:
+        return formatDate((LocalDate) value, out, 0);
+      case TIMESTAMP:
+        return formatTimestamp((LocalDateTime) value, separator, out, 0);
+      case TIMESTAMP_LTZ:
+        return formatInstant(TimeValues.epochMillis(value), separator, out, 0);
+      default:
+        throw new IllegalArgumentException(type + " is not a temporal type");
+    }
+  }
+
   static int formatDate(LocalDate date, char[] out, int p) {
     return formatDate(date.getYear(), date.getMonthValue(), date.getDayOfMonth(), out, p);
   }
@@ -75,21 +94,7 @@ final class TemporalText {
 
   /** An instant in UTC with a trailing {@code Z}. */
   static int formatInstant(long epochMillis, char separator, char[] out, int p) {
-    long seconds = Math.floorDiv(epochMillis, 1000L);
-    int millis = (int) Math.floorMod(epochMillis, 1000L);
-    long days = Math.floorDiv(seconds, 86400L);
-    int secondOfDay = (int) Math.floorMod(seconds, 86400L);
-    LocalDate date = LocalDate.ofEpochDay(days);
-    p = formatDate(date.getYear(), date.getMonthValue(), date.getDayOfMonth(), out, p);
-    out[p++] = separator;
-    p =
-        formatTime(
-            secondOfDay / 3600,
-            (secondOfDay / 60) % 60,
-            secondOfDay % 60,
-            millis * 1_000_000,
-            out,
-            p);
+    p = formatTimestamp(TimeValues.localDateTime(epochMillis), separator, out, p);
     out[p++] = 'Z';
     return p;
   }

@@ -23,9 +23,10 @@ import java.util.stream.Collectors;
  * size and time-zone values are trimmed and case-insensitive, getters return them normalised (lower
  * case); free-form strings (path, names, classes, patterns) are taken exactly as given. Options for
  * later features (compaction, commit, time extraction, monitoring) are accepted and checked here. Keys
- * {@code <format>.*} are accepted for the table's own format only; the format checks them itself
- * ({@link dev.filetables.io.format.FileFormats#forName}). {@link OptionKey} lists every known key with
- * its type, default and description.
+ * {@code <format>.*} are accepted for the table's own format only and checked here by that format
+ * ({@link dev.filetables.io.format.FileFormats#forName}), so a bad {@code csv.field-delimiter} fails
+ * when the table is defined. {@link OptionKey} lists every known key with its type, default and
+ * description.
  */
 public final class TableOptions implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -129,9 +130,14 @@ public final class TableOptions implements Serializable {
 
   /** Options of the table's format with the {@code <format>.} prefix removed. */
   public Map<String, String> formatOptions() {
-    String prefix = format() + ".";
+    return formatOptions(raw, format());
+  }
+
+  /** The {@code <format>.*} entries of {@code options}, prefix removed, in their order. */
+  static Map<String, String> formatOptions(Map<String, String> options, String format) {
+    String prefix = format + ".";
     Map<String, String> result = new LinkedHashMap<>();
-    raw.forEach(
+    options.forEach(
         (k, v) -> {
           if (k.startsWith(prefix)) {
             result.put(k.substring(prefix.length()), v);

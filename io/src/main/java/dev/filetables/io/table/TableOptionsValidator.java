@@ -68,6 +68,9 @@ final class TableOptionsValidator {
       }
       String format = checkFormat();
       checkKeysKnown(format);
+      if (format != null) {
+        checkFormatOptions(format);
+      }
       checkPath();
       checkPartitionDefaultName();
       ifSet(OptionKey.SOURCE_MONITOR_INTERVAL, v -> duration(OptionKey.SOURCE_MONITOR_INTERVAL, v, false));
@@ -97,18 +100,7 @@ final class TableOptionsValidator {
 
     private void problem(OptionKey option, String value, String allowed) {
       problems.add(
-          new OptionProblem(
-              option.key(),
-              "Invalid value '" + shown(value) + "' for option '" + option.key() + "': " + allowed));
-    }
-
-    /** The value with control characters written as Unicode escapes, so messages stay readable. */
-    private static String shown(String value) {
-      StringBuilder out = new StringBuilder();
-      for (char c : value.toCharArray()) {
-        out.append(Character.isISOControl(c) ? String.format("\\u%04X", (int) c) : String.valueOf(c));
-      }
-      return out.toString();
+          new OptionProblem(option.key(), OptionMessages.invalidValue(option.key(), value, allowed)));
     }
 
     // ---- keys ----
@@ -150,7 +142,7 @@ final class TableOptionsValidator {
         int dot = key.indexOf('.');
         String prefix = dot > 0 ? key.substring(0, dot) : null;
         if (prefix != null && prefix.equals(format)) {
-          continue; // the format validates its own options
+          continue; // the format checks its own options: checkFormatOptions
         }
         if (prefix != null && FileFormats.SUPPORTED.contains(prefix)) {
           String formatText =
@@ -173,6 +165,32 @@ final class TableOptionsValidator {
       }
     }
 
+    /**
+     * Lets the table's format read its options, as it will when the table is used, so a bad format
+     * option fails at definition. The problem is reported at the key the message names first.
+     */
+    private void checkFormatOptions(String format) {
+      try {
+        FileFormats.forName(format, TableOptions.formatOptions(options, format));
+      } catch (TableDefinitionException e) {
+        problems.add(new OptionProblem(keyNamedFirst(e.getMessage(), format), e.getMessage()));
+      }
+    }
+
+    /** The {@code <format>.*} key quoted earliest in {@code message}; 'format' if it names none. */
+    private String keyNamedFirst(String message, String format) {
+      String named = TableOptions.FORMAT;
+      int first = Integer.MAX_VALUE;
+      for (String key : options.keySet()) {
+        int at = key.startsWith(format + ".") ? message.indexOf("'" + key + "'") : -1;
+        if (at >= 0 && at < first) {
+          first = at;
+          named = key;
+        }
+      }
+      return named;
+    }
+
     private String unknownKeyMessage(String key, String format) {
       List<String> candidates =
           Arrays.stream(OptionKey.values()).map(OptionKey::key).collect(Collectors.toList());
@@ -181,15 +199,14 @@ final class TableOptionsValidator {
         // a misspelt format prefix, e.g. 'cvs.field-delimiter' on a csv table
         candidates.add(format + key.substring(dot));
       }
-      Optional<String> closest = closest(key, candidates);
+      Optional<String> closest = KeySuggestions.closest(key, candidates);
       if (closest.isPresent()) {
-        return "Unknown option '" + key + "'. Did you mean '" + closest.get() + "'?";
+        return OptionMessages.unknownOption(key, closest);
       }
       String formatKeys =
           format != null ? "'" + format + ".*' options of the table's format" : "'<format>.*' options";
-      return "Unknown option '"
-          + key
-          + "'. Supported options: "
+      return OptionMessages.unknownOption(key, closest)
+          + " Supported options: "
           + Arrays.stream(OptionKey.values()).map(OptionKey::key).collect(Collectors.joining(", "))
           + ", and "
           + formatKeys;
@@ -529,40 +546,5 @@ final class TableOptionsValidator {
       throw new TableDefinitionException(
           "Option 'path' = '" + path + "' is not a usable file: URI: " + e.getMessage());
     }
-  }
-
-  /** The closest candidate within a small edit distance (ignoring case), if any. */
-  static Optional<String> closest(String key, List<String> candidates) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : candidates) {
-      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-      if (d < bestDistance) {
-        best = candidate;
-        bestDistance = d;
-      }
-    }
-    int allowed = Math.max(2, key.length() / 4);
-    return bestDistance <= allowed ? Optional.ofNullable(best) : Optional.empty();
-  }
-
-  /** Levenshtein distance (insert, delete, replace; each costs 1). */
-  static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int replace = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-        current[j] = Math.min(replace, Math.min(previous[j] + 1, current[j - 1] + 1));
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
   }
 }

@@ -101,7 +101,7 @@ class AvroFormatTest extends BulkFormatContractTest {
     assertTrue(codec.getMessage().contains("snappy"), codec.getMessage());
     TableDefinitionException typo =
         assertThrows(TableDefinitionException.class, () -> format(Map.of("codex", "snappy")));
-    assertTrue(typo.getMessage().contains("did you mean 'avro.codec'"), typo.getMessage());
+    assertTrue(typo.getMessage().contains("Did you mean 'avro.codec'"), typo.getMessage());
     TableDefinitionException xz = assertThrows(TableDefinitionException.class, () -> format(Map.of("codec", "xz")));
     assertTrue(xz.getMessage().contains("tukaani"), xz.getMessage());
   }

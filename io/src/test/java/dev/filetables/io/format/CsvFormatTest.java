@@ -1,14 +1,17 @@
 package dev.filetables.io.format;
 
 import static dev.filetables.io.format.RowFormatTestSupport.ALL_TYPES;
+import static dev.filetables.io.format.RowFormatTestSupport.TWO;
 import static dev.filetables.io.format.RowFormatTestSupport.dec;
 import static dev.filetables.io.format.RowFormatTestSupport.fixedRows;
+import static dev.filetables.io.format.RowFormatTestSupport.format;
 import static dev.filetables.io.format.RowFormatTestSupport.randomRows;
 import static dev.filetables.io.format.RowFormatTestSupport.read;
 import static dev.filetables.io.format.RowFormatTestSupport.readAll;
 import static dev.filetables.io.format.RowFormatTestSupport.readRange;
 import static dev.filetables.io.format.RowFormatTestSupport.readSplit;
 import static dev.filetables.io.format.RowFormatTestSupport.row;
+import static dev.filetables.io.format.RowFormatTestSupport.two;
 import static dev.filetables.io.format.RowFormatTestSupport.write;
 import static dev.filetables.io.format.RowFormatTestSupport.writeBytes;
 import static dev.filetables.io.format.RowFormatTestSupport.writeText;
@@ -30,7 +33,6 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -43,22 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CsvFormatTest {
   @TempDir Path dir;
 
-  private static final Schema TWO =
-      Schema.builder()
-          .addNullableField("id", ColumnType.INT.fieldType())
-          .addNullableField("name", ColumnType.STRING.fieldType())
-          .build();
-
   private static FileFormat csv(String... keyValues) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      options.put(keyValues[i], keyValues[i + 1]);
-    }
-    return FileFormats.forName("csv", options);
-  }
-
-  private static Row two(Integer id, String name) {
-    return Row.withSchema(TWO).addValues(id, name).build();
+    return format("csv", keyValues);
   }
 
   @Test
@@ -448,7 +436,7 @@ class CsvFormatTest {
     TableDefinitionException e =
         assertThrows(TableDefinitionException.class, () -> csv("feild-delimiter", ";"));
     assertTrue(e.getMessage().contains("'csv.feild-delimiter'"), e.getMessage());
-    assertTrue(e.getMessage().contains("did you mean 'csv.field-delimiter'"), e.getMessage());
+    assertTrue(e.getMessage().contains("Did you mean 'csv.field-delimiter'"), e.getMessage());
 
     e = assertThrows(TableDefinitionException.class, () -> csv("field-delimiter", ";;"));
     assertTrue(

@@ -1,14 +1,17 @@
 package dev.filetables.io.format;
 
 import static dev.filetables.io.format.RowFormatTestSupport.ALL_TYPES;
+import static dev.filetables.io.format.RowFormatTestSupport.TWO;
 import static dev.filetables.io.format.RowFormatTestSupport.dec;
 import static dev.filetables.io.format.RowFormatTestSupport.fixedRows;
+import static dev.filetables.io.format.RowFormatTestSupport.format;
 import static dev.filetables.io.format.RowFormatTestSupport.randomRows;
 import static dev.filetables.io.format.RowFormatTestSupport.read;
 import static dev.filetables.io.format.RowFormatTestSupport.readAll;
 import static dev.filetables.io.format.RowFormatTestSupport.readRange;
 import static dev.filetables.io.format.RowFormatTestSupport.readSplit;
 import static dev.filetables.io.format.RowFormatTestSupport.row;
+import static dev.filetables.io.format.RowFormatTestSupport.two;
 import static dev.filetables.io.format.RowFormatTestSupport.write;
 import static dev.filetables.io.format.RowFormatTestSupport.writeBytes;
 import static dev.filetables.io.format.RowFormatTestSupport.writeText;
@@ -28,9 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
@@ -41,22 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JsonFormatTest {
   @TempDir Path dir;
 
-  private static final Schema TWO =
-      Schema.builder()
-          .addNullableField("id", ColumnType.INT.fieldType())
-          .addNullableField("name", ColumnType.STRING.fieldType())
-          .build();
-
   private static FileFormat json(String... keyValues) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      options.put(keyValues[i], keyValues[i + 1]);
-    }
-    return FileFormats.forName("json", options);
-  }
-
-  private static Row two(Integer id, String name) {
-    return Row.withSchema(TWO).addValues(id, name).build();
+    return format("json", keyValues);
   }
 
   @Test
@@ -364,7 +351,7 @@ class JsonFormatTest {
     TableDefinitionException e =
         assertThrows(TableDefinitionException.class, () -> json("fail-on-missing-fields", "true"));
     assertTrue(
-        e.getMessage().contains("did you mean 'json.fail-on-missing-field'"), e.getMessage());
+        e.getMessage().contains("Did you mean 'json.fail-on-missing-field'"), e.getMessage());
     e =
         assertThrows(
             TableDefinitionException.class, () -> json("timestamp-format.standard", "RFC"));

@@ -116,7 +116,7 @@ class ParquetFormatTest extends BulkFormatContractTest {
     assertTrue(codec.getMessage().contains("SNAPPY"), codec.getMessage());
     TableDefinitionException typo =
         assertThrows(TableDefinitionException.class, () -> format(Map.of("block.sise", "1")));
-    assertTrue(typo.getMessage().contains("did you mean 'parquet.block.size'"), typo.getMessage());
+    assertTrue(typo.getMessage().contains("Did you mean 'parquet.block.size'"), typo.getMessage());
     assertThrows(TableDefinitionException.class, () -> format(Map.of("enable.dictionary", "yes")));
     assertThrows(TableDefinitionException.class, () -> format(Map.of("page.size", "-5")));
     assertThrows(TableDefinitionException.class, () -> format(Map.of("writer.version", "v3")));

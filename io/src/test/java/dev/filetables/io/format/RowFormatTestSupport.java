@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
@@ -37,6 +39,26 @@ final class RowFormatTestSupport {
           .addNullableField("ts", ColumnType.TIMESTAMP.fieldType())
           .addNullableField("ltz", ColumnType.TIMESTAMP_LTZ.fieldType())
           .build();
+
+  /** A nullable INT {@code id} and a nullable STRING {@code name}. */
+  static final Schema TWO =
+      Schema.builder()
+          .addNullableField("id", ColumnType.INT.fieldType())
+          .addNullableField("name", ColumnType.STRING.fieldType())
+          .build();
+
+  static Row two(Integer id, String name) {
+    return Row.withSchema(TWO).addValues(id, name).build();
+  }
+
+  /** The named format with options given as alternating keys and values (without prefix). */
+  static FileFormat format(String name, String... keyValues) {
+    Map<String, String> options = new HashMap<>();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      options.put(keyValues[i], keyValues[i + 1]);
+    }
+    return FileFormats.forName(name, options);
+  }
 
   static final String[] TRICKY_STRINGS = {
     "",

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.io.table.ColumnType;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -54,6 +55,28 @@ class TemporalTextTest {
     assertEquals("1970-01-01 00:00:00.000Z", instant(0, ' '));
     assertEquals("1969-12-31T23:59:59.999Z", instant(-1, 'T'));
     assertEquals("1900-01-01 00:00:00.001Z", instant(-2_208_988_799_999L, ' '));
+  }
+
+  @Test
+  void formatsByColumnType() {
+    assertEquals(
+        "2024-02-29",
+        new String(buf, 0, TemporalText.format(ColumnType.DATE, LocalDate.of(2024, 2, 29), 'T', buf)));
+    assertEquals(
+        "2024-01-02T03:04:05.000",
+        new String(
+            buf,
+            0,
+            TemporalText.format(
+                ColumnType.TIMESTAMP, LocalDateTime.of(2024, 1, 2, 3, 4, 5), 'T', buf)));
+    assertEquals(
+        "1970-01-01 00:00:00.001Z",
+        new String(
+            buf,
+            0,
+            TemporalText.format(ColumnType.TIMESTAMP_LTZ, new org.joda.time.Instant(1), ' ', buf)));
+    assertThrows(
+        IllegalArgumentException.class, () -> TemporalText.format(ColumnType.INT, 1, ' ', buf));
   }
 
   @Test

@@ -451,6 +451,22 @@ class DdlParserTest {
   }
 
   @Test
+  void formatOptionErrorsPointAtTheKey() {
+    String ddl =
+        lines(
+            "CREATE TABLE t (a INT)",
+            "WITH (",
+            "  'path' = '" + root + "',",
+            "  'format' = 'csv',",
+            "  'csv.field-delimitr' = ';'",
+            ")");
+    assertContains(
+        error(ddl),
+        "line 5, column 3: Unknown option 'csv.field-delimitr'. Did you mean"
+            + " 'csv.field-delimiter'?");
+  }
+
+  @Test
   void optionErrorsPointAtTheKey() {
     String ddl =
         lines(

@@ -160,6 +160,9 @@ class TableOptionsTest {
   @Test
   void controlCharactersAreShownEscaped() {
     assertContains(error("partition.default-name", "a\u0001b"), "'a\\u0001b'", "contains '\\u0001'");
+    assertContains(
+        error("csv.field-delimiter", "\u0001\u0002"),
+        "Invalid value '\\u0001\\u0002' for option 'csv.field-delimiter'");
   }
 
   @Test
@@ -219,6 +222,47 @@ class TableOptionsTest {
     Map<String, String> misspelt = base();
     misspelt.put("cvs.field-delimiter", ";");
     assertContains(error(misspelt), "Did you mean 'csv.field-delimiter'?");
+  }
+
+  @Test
+  void formatOptionsAreCheckedWhenTheTableIsDefined() {
+    assertEquals(
+        "Unknown option 'csv.field-delimitr'. Did you mean 'csv.field-delimiter'? Supported csv"
+            + " options: csv.allow-comments, csv.array-element-delimiter,"
+            + " csv.disable-quote-character, csv.escape-character, csv.field-delimiter,"
+            + " csv.ignore-parse-errors, csv.null-literal, csv.quote-character,"
+            + " csv.write-bigdecimal-in-scientific-notation",
+        error("csv.field-delimitr", ","));
+    assertContains(
+        error("csv.field-delimiter", ";;"), "'csv.field-delimiter'", "a single character");
+    Map<String, String> parquet = base();
+    parquet.put("format", "parquet");
+    parquet.put("parquet.compression", "LZO");
+    assertContains(error(parquet), "'parquet.compression'", "SNAPPY");
+    parquet.put("parquet.compression", "gzip");
+    assertEquals("gzip", TableOptions.of(parquet).formatOptions().get("compression"));
+  }
+
+  @Test
+  void formatOptionProblemsPointAtTheKeyTheyAreAbout() {
+    Map<String, String> m = base();
+    m.put("csv.field-delimiter", ";");
+    m.put("csv.field-delimitr", ","); // the message also names csv.field-delimiter, as a suggestion
+    m.put("sink.parallelism", "0");
+    List<OptionProblem> problems = TableOptions.problems(m);
+    assertEquals(
+        List.of("csv.field-delimitr", "sink.parallelism"),
+        problems.stream().map(OptionProblem::key).sorted().collect(Collectors.toList()));
+    assertContains(
+        error(m), "Invalid table options (2 problems)", "Did you mean 'csv.field-delimiter'?");
+    Map<String, String> conflict = base();
+    conflict.put("csv.disable-quote-character", "true");
+    conflict.put("csv.quote-character", "'");
+    assertEquals(
+        List.of("csv.quote-character"),
+        TableOptions.problems(conflict).stream()
+            .map(OptionProblem::key)
+            .collect(Collectors.toList()));
   }
 
   @Test

@@ -1,11 +1,10 @@
 package dev.filetables.io.format.avro;
 
 import dev.filetables.io.format.internal.NativeCodecs;
-import dev.filetables.io.format.internal.OptionChecks;
+import dev.filetables.io.format.internal.FormatOptions;
 import dev.filetables.io.table.TableDefinitionException;
 import java.io.Serializable;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileConstants;
@@ -31,12 +30,10 @@ public final class AvroOptions implements Serializable {
   private final int syncInterval;
 
   private AvroOptions(Map<String, String> options) {
-    OptionChecks.rejectUnknownKeys("avro", options, KEYS);
-    this.codec = codec(options.get(CODEC));
+    FormatOptions o = FormatOptions.of("avro", options, KEYS);
+    this.codec = codec(o);
     this.syncInterval =
-        options.containsKey(SYNC_INTERVAL)
-            ? (int) OptionChecks.parseBytes("avro", SYNC_INTERVAL, options.get(SYNC_INTERVAL), 32, 1 << 30)
-            : DataFileConstants.DEFAULT_SYNC_INTERVAL;
+        (int) o.bytes(SYNC_INTERVAL, DataFileConstants.DEFAULT_SYNC_INTERVAL, 32, 1 << 30);
   }
 
   public static AvroOptions parse(Map<String, String> options) {
@@ -56,14 +53,10 @@ public final class AvroOptions implements Serializable {
     return syncInterval;
   }
 
-  private static String codec(String value) {
-    if (value == null) {
+  private static String codec(FormatOptions o) {
+    String name = o.oneOf(CODEC, null, CODECS);
+    if (name == null) {
       return NativeCodecs.snappyAvailable() ? "snappy" : "deflate";
-    }
-    String name = value.trim().toLowerCase(Locale.ROOT);
-    if (!CODECS.contains(name)) {
-      throw new TableDefinitionException(
-          "Unsupported 'avro." + CODEC + "' value '" + value + "'; supported: " + String.join(", ", CODECS));
     }
     String missing = null;
     if (name.equals("snappy") && !NativeCodecs.snappyAvailable()) {

@@ -1,7 +1,7 @@
 package dev.filetables.io.format.avro;
 
 import dev.filetables.io.format.RowWriter;
-import java.io.FilterOutputStream;
+import dev.filetables.io.format.internal.CountingOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -19,7 +19,7 @@ import org.apache.beam.sdk.values.Row;
  * block: {@link #estimatedSize} is the bytes written plus that, scaled by the codec's last ratio.
  */
 public final class AvroRowWriter implements RowWriter {
-  private final CountingStream counted;
+  private final CountingOutputStream counted;
   private final DataFileWriter<Object> fileWriter;
   private final RowEncoder rowEncoder;
   private final Buffer buffer = new Buffer();
@@ -30,7 +30,7 @@ public final class AvroRowWriter implements RowWriter {
   private boolean closed;
 
   public AvroRowWriter(OutputStream out, Schema schema, AvroOptions options) throws IOException {
-    this.counted = new CountingStream(out);
+    this.counted = new CountingOutputStream(out);
     this.rowEncoder = new RowEncoder(schema);
     this.encoder = EncoderFactory.get().binaryEncoder(buffer, null);
     try {
@@ -54,11 +54,11 @@ public final class AvroRowWriter implements RowWriter {
     } finally {
       encoder.flush(); // empties the encoder's own buffer, also of a rejected row
     }
-    long before = counted.count;
+    long before = counted.count();
     fileWriter.appendEncoded(ByteBuffer.wrap(buffer.bytes, 0, buffer.size));
     rows++;
     pendingBytes += buffer.size;
-    long written = counted.count - before;
+    long written = counted.count() - before;
     if (written > 0) { // the append completed a block
       compressionRatio = (double) written / pendingBytes;
       pendingBytes = 0;
@@ -67,7 +67,7 @@ public final class AvroRowWriter implements RowWriter {
 
   @Override
   public long estimatedSize() {
-    return counted.count + (long) (pendingBytes * compressionRatio);
+    return counted.count() + (long) (pendingBytes * compressionRatio);
   }
 
   @Override
@@ -104,26 +104,6 @@ public final class AvroRowWriter implements RowWriter {
       if (size + more > bytes.length) {
         bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
       }
-    }
-  }
-
-  private static final class CountingStream extends FilterOutputStream {
-    long count;
-
-    CountingStream(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      count += len;
     }
   }
 }

@@ -1,11 +1,10 @@
 package dev.filetables.io.format.parquet;
 
 import dev.filetables.io.format.internal.NativeCodecs;
-import dev.filetables.io.format.internal.OptionChecks;
+import dev.filetables.io.format.internal.FormatOptions;
 import dev.filetables.io.table.TableDefinitionException;
 import java.io.Serializable;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties;
@@ -70,6 +69,10 @@ public final class ParquetOptions implements Serializable {
   /** Codecs that work with the jars FileTables ships (LZO and BROTLI need extra native codecs). */
   public static final List<String> CODECS = List.of("UNCOMPRESSED", "SNAPPY", "GZIP", "ZSTD", "LZ4_RAW");
 
+  /** What {@code parquet.compression} accepts (any case): the codecs and NONE for UNCOMPRESSED. */
+  private static final List<String> CODEC_NAMES =
+      List.of("UNCOMPRESSED", "NONE", "SNAPPY", "GZIP", "ZSTD", "LZ4_RAW");
+
   /** Hadoop configuration without default resources: creating it reads no XML. */
   private static final Configuration SHARED_CONF = new Configuration(false);
 
@@ -85,36 +88,24 @@ public final class ParquetOptions implements Serializable {
   private transient Configuration conf;
 
   private ParquetOptions(Map<String, String> options) {
-    OptionChecks.rejectUnknownKeys("parquet", options, KEYS);
-    this.codec = codec(options.get(COMPRESSION));
-    this.rowGroupSize =
-        bytes(options, BLOCK_SIZE, ParquetWriter.DEFAULT_BLOCK_SIZE, 1024, Long.MAX_VALUE);
+    FormatOptions o = FormatOptions.of("parquet", options, KEYS);
+    this.codec = codec(o);
+    this.rowGroupSize = o.bytes(BLOCK_SIZE, ParquetWriter.DEFAULT_BLOCK_SIZE, 1024, Long.MAX_VALUE);
     this.pageSize =
-        (int) bytes(options, PAGE_SIZE, ParquetProperties.DEFAULT_PAGE_SIZE, 64, Integer.MAX_VALUE);
+        (int) o.bytes(PAGE_SIZE, ParquetProperties.DEFAULT_PAGE_SIZE, 64, Integer.MAX_VALUE);
     this.dictionaryPageSize =
         (int)
-            bytes(
-                options,
+            o.bytes(
                 DICTIONARY_PAGE_SIZE,
                 ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE,
                 64,
                 Integer.MAX_VALUE);
-    this.dictionary =
-        !options.containsKey(ENABLE_DICTIONARY)
-            || OptionChecks.parseBoolean("parquet", ENABLE_DICTIONARY, options.get(ENABLE_DICTIONARY));
-    this.writerVersion = writerVersion(options.get(WRITER_VERSION));
+    this.dictionary = o.bool(ENABLE_DICTIONARY, true);
+    this.writerVersion = writerVersion(o);
     this.pageRowCountLimit =
-        options.containsKey(PAGE_ROW_COUNT_LIMIT)
-            ? OptionChecks.parseInt(
-                "parquet", PAGE_ROW_COUNT_LIMIT, options.get(PAGE_ROW_COUNT_LIMIT), 1, Integer.MAX_VALUE)
-            : DEFAULT_PAGE_ROW_COUNT_LIMIT;
-    this.zstdLevel =
-        options.containsKey(ZSTD_LEVEL)
-            ? OptionChecks.parseInt("parquet", ZSTD_LEVEL, options.get(ZSTD_LEVEL), -131072, 22)
-            : null;
-    this.utcTimezone =
-        options.containsKey(UTC_TIMEZONE)
-            && OptionChecks.parseBoolean("parquet", UTC_TIMEZONE, options.get(UTC_TIMEZONE));
+        o.integer(PAGE_ROW_COUNT_LIMIT, DEFAULT_PAGE_ROW_COUNT_LIMIT, 1, Integer.MAX_VALUE);
+    this.zstdLevel = o.has(ZSTD_LEVEL) ? o.integer(ZSTD_LEVEL, 0, -131072, 22) : null;
+    this.utcTimezone = o.bool(UTC_TIMEZONE, false);
   }
 
   public static ParquetOptions parse(Map<String, String> options) {
@@ -170,17 +161,13 @@ public final class ParquetOptions implements Serializable {
     return c;
   }
 
-  private static CompressionCodecName codec(String value) {
-    if (value == null) {
+  private static CompressionCodecName codec(FormatOptions o) {
+    String name = o.oneOf(COMPRESSION, null, CODEC_NAMES);
+    if (name == null) {
       return NativeCodecs.snappyAvailable() ? CompressionCodecName.SNAPPY : CompressionCodecName.GZIP;
     }
-    String name = value.trim().toUpperCase(Locale.ROOT);
     if (name.equals("NONE")) {
       name = "UNCOMPRESSED";
-    }
-    if (!CODECS.contains(name)) {
-      throw new TableDefinitionException(
-          "Unsupported 'parquet." + COMPRESSION + "' value '" + value + "'; supported: " + String.join(", ", CODECS));
     }
     if (name.equals("SNAPPY") && !NativeCodecs.snappyAvailable()) {
       throw new TableDefinitionException(
@@ -195,21 +182,15 @@ public final class ParquetOptions implements Serializable {
     return CompressionCodecName.valueOf(name);
   }
 
-  private static ParquetProperties.WriterVersion writerVersion(String value) {
+  private static ParquetProperties.WriterVersion writerVersion(FormatOptions o) {
+    String value = o.string(WRITER_VERSION, null);
     if (value == null) {
       return ParquetProperties.WriterVersion.PARQUET_1_0;
     }
     try {
       return ParquetProperties.WriterVersion.fromString(value.trim());
     } catch (IllegalArgumentException e) {
-      throw new TableDefinitionException(
-          "Unsupported 'parquet." + WRITER_VERSION + "' value '" + value + "'; supported: v1, v2, PARQUET_1_0, PARQUET_2_0",
-          e);
+      throw o.fail(WRITER_VERSION, value, "one of v1, v2, PARQUET_1_0, PARQUET_2_0");
     }
-  }
-
-  private static long bytes(Map<String, String> options, String key, long dflt, long min, long max) {
-    String value = options.get(key);
-    return value == null ? dflt : OptionChecks.parseBytes("parquet", key, value, min, max);
   }
 }

@@ -1,8 +1,9 @@
 package dev.filetables.io.format.parquet;
 
+import dev.filetables.io.format.internal.CountingOutputStream;
 import java.io.BufferedOutputStream;
-import java.io.IOException;
 import java.io.OutputStream;
+import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
@@ -26,7 +27,14 @@ public final class StreamOutputFile implements OutputFile {
       throw new IllegalStateException("The stream of this Parquet file is already in use");
     }
     created = true;
-    return new CountingStream(new BufferedOutputStream(out, BUFFER_SIZE));
+    CountingOutputStream counted =
+        new CountingOutputStream(new BufferedOutputStream(out, BUFFER_SIZE));
+    return new DelegatingPositionOutputStream(counted) {
+      @Override
+      public long getPos() {
+        return counted.count();
+      }
+    };
   }
 
   @Override
@@ -42,41 +50,5 @@ public final class StreamOutputFile implements OutputFile {
   @Override
   public long defaultBlockSize() {
     return 0;
-  }
-
-  private static final class CountingStream extends PositionOutputStream {
-    private final OutputStream out;
-    private long position;
-
-    CountingStream(OutputStream out) {
-      this.out = out;
-    }
-
-    @Override
-    public long getPos() {
-      return position;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      position++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      position += len;
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
-    }
   }
 }

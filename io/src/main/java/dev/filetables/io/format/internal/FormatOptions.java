@@ -1,16 +1,23 @@
-package dev.filetables.io.format;
+package dev.filetables.io.format.internal;
 
+import dev.filetables.io.table.KeySuggestions;
+import dev.filetables.io.table.MemorySizes;
+import dev.filetables.io.table.OptionMessages;
 import dev.filetables.io.table.TableDefinitionException;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Reads the options of one format (keys without the {@code <format>.} prefix) and fails with a
- * {@link TableDefinitionException} that names the full key, the value and what is allowed.
+ * Reads the options of one format (keys without the {@code <format>.} prefix) for every format, and
+ * fails with a {@link TableDefinitionException} that names the full key, the value and what is
+ * allowed.
  */
-final class FormatOptions {
+public final class FormatOptions {
   private final String format;
   private final Map<String, String> options;
 
@@ -20,40 +27,39 @@ final class FormatOptions {
   }
 
   /** Wraps the options after checking every key is one of {@code known}. */
-  static FormatOptions of(String format, Map<String, String> options, Collection<String> known) {
+  public static FormatOptions of(
+      String format, Map<String, String> options, Collection<String> known) {
     FormatOptions result = new FormatOptions(format, options);
+    TreeSet<String> sorted = new TreeSet<>(known);
     for (String key : result.options.keySet()) {
       if (!known.contains(key)) {
-        String closest = closest(key, known);
+        Optional<String> closest = KeySuggestions.closest(key, sorted).map(result::fullKey);
         throw new TableDefinitionException(
-            "Unknown option '"
-                + result.fullKey(key)
-                + "' for format "
-                + format
-                + (closest == null ? "" : "; did you mean '" + result.fullKey(closest) + "'?")
+            OptionMessages.unknownOption(result.fullKey(key), closest)
                 + " Supported "
                 + format
                 + " options: "
-                + String.join(", ", new TreeSet<>(known).stream().map(result::fullKey).toList()));
+                + String.join(", ", sorted.stream().map(result::fullKey).toList()));
       }
     }
     return result;
   }
 
-  String fullKey(String key) {
+  /** The key as written in table options, e.g. {@code csv.field-delimiter}. */
+  public String fullKey(String key) {
     return format + "." + key;
   }
 
-  boolean has(String key) {
+  public boolean has(String key) {
     return options.containsKey(key);
   }
 
-  String string(String key, String defaultValue) {
+  public String string(String key, String defaultValue) {
     String value = options.get(key);
     return value == null ? defaultValue : value;
   }
 
-  boolean bool(String key, boolean defaultValue) {
+  public boolean bool(String key, boolean defaultValue) {
     String value = options.get(key);
     if (value == null) {
       return defaultValue;
@@ -69,7 +75,12 @@ final class FormatOptions {
   }
 
   /** One of {@code allowed}, compared case-insensitively; returns the allowed spelling. */
-  String oneOf(String key, String defaultValue, String... allowed) {
+  public String oneOf(String key, String defaultValue, String... allowed) {
+    return oneOf(key, defaultValue, Arrays.asList(allowed));
+  }
+
+  /** One of {@code allowed}, compared case-insensitively; returns the allowed spelling. */
+  public String oneOf(String key, String defaultValue, List<String> allowed) {
     String value = options.get(key);
     if (value == null) {
       return defaultValue;
@@ -82,12 +93,51 @@ final class FormatOptions {
     throw fail(key, value, "one of " + String.join(", ", allowed));
   }
 
+  /** A whole number in {@code [min, max]}, e.g. a page row limit or a compression level. */
+  public int integer(String key, int defaultValue, int min, int max) {
+    String value = options.get(key);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      int v = Integer.parseInt(value.trim());
+      if (v >= min && v <= max) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw fail(key, value, "an integer in [" + min + ", " + max + "]");
+  }
+
+  /** A size in bytes: plain bytes (what Hadoop-style keys take) or a size such as {@code 64 mb}. */
+  public long bytes(String key, long defaultValue, long min, long max) {
+    String value = options.get(key);
+    if (value == null) {
+      return defaultValue;
+    }
+    long v;
+    try {
+      v = Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      try {
+        v = MemorySizes.parse(value);
+      } catch (TableDefinitionException notASize) {
+        throw fail(key, value, "a size in bytes (e.g. 134217728 or 128mb)");
+      }
+    }
+    if (v < min || v > max) {
+      throw fail(key, value, "a size between " + min + " and " + max + " bytes");
+    }
+    return v;
+  }
+
   /**
    * A single ASCII character, or -1 when the key is absent and {@code defaultChar} is -1. Accepts
    * Java style escapes as Flink does for its delimiter ({@code \t}, {@code \\}, {@code \'}, {@code
    * \"}, {@code \}{@code uXXXX}), because SQL string literals cannot hold a raw tab.
    */
-  int asciiChar(String key, int defaultChar) {
+  public int asciiChar(String key, int defaultChar) {
     String value = options.get(key);
     if (value == null) {
       return defaultChar;
@@ -135,47 +185,14 @@ final class FormatOptions {
     return -1;
   }
 
-  TableDefinitionException fail(String key, String value, String allowed) {
+  /** The error for a bad value: names the full key, the value and what {@code allowed} says. */
+  public TableDefinitionException fail(String key, String value, String allowed) {
     return new TableDefinitionException(
-        "Invalid value '" + value + "' for option '" + fullKey(key) + "': expected " + allowed);
+        OptionMessages.invalidValue(fullKey(key), value, "expected " + allowed));
   }
 
-  TableDefinitionException conflict(String message) {
+  /** The error for options that are fine alone but not together. */
+  public TableDefinitionException conflict(String message) {
     return new TableDefinitionException("Invalid " + format + " options: " + message);
-  }
-
-  /**
-   * The known key closest to {@code key} by edit distance, or null when none is plausibly meant.
-   */
-  static String closest(String key, Collection<String> known) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String candidate : known) {
-      int d = editDistance(key.toLowerCase(Locale.ROOT), candidate);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = candidate;
-      }
-    }
-    return best != null && bestDistance <= Math.max(3, best.length() / 2) ? best : null;
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
   }
 }

@@ -1,0 +1,37 @@
+package dev.filetables.pipelines;
+
+import dev.filetables.io.table.DdlParser;
+import dev.filetables.io.table.TableOptions;
+import dev.filetables.io.table.TableSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Loads table definitions ({@code CREATE TABLE ... WITH (...)} files) for the commands. */
+final class TableFiles {
+  private TableFiles() {}
+
+  /** Parses a DDL file; errors ({@link dev.filetables.io.table.TableDefinitionException}) name the file. */
+  static TableSpec load(String file) {
+    Path path = Path.of(file);
+    if (!Files.exists(path)) {
+      throw new CliException("table definition file not found: " + file);
+    }
+    if (!Files.isRegularFile(path)) {
+      throw new CliException("not a table definition file: " + file);
+    }
+    // DdlParser's messages already start with <file>:<line>:<column>
+    return DdlParser.parseFile(path);
+  }
+
+  /** The table read once, as a snapshot: without {@code source.monitor-interval}. */
+  static TableSpec bounded(TableSpec table) {
+    if (table.options().sourceMonitorInterval().isEmpty()) {
+      return table;
+    }
+    Map<String, String> options = new LinkedHashMap<>(table.options().asMap());
+    options.remove(TableOptions.SOURCE_MONITOR_INTERVAL);
+    return table.toBuilder().setOptions(TableOptions.of(options)).build();
+  }
+}
