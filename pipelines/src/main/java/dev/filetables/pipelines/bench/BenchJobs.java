@@ -14,6 +14,9 @@ import java.util.Map;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.Row;
 
 /** What both benchmarks share: the job shape, Flink options, option parsing and file utilities. */
 final class BenchJobs {
@@ -40,6 +43,23 @@ final class BenchJobs {
         .setRowSchema(Orders.SCHEMA)
         .apply("WriteTable", FileTableIO.write(table));
     return pipeline;
+  }
+
+  /** Orders → a step that drops every row: the ceiling the source and runner put on a write. */
+  static Pipeline discardPipeline(FlinkPipelineOptions options, OrdersSource source) {
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply("Orders", Read.from(source))
+        .setRowSchema(Orders.SCHEMA)
+        .apply("Discard", ParDo.of(new Discard()));
+    return pipeline;
+  }
+
+  private static final class Discard extends DoFn<Row, Void> {
+    private static final long serialVersionUID = 1L;
+
+    @ProcessElement
+    public void processElement(@Element Row row) {}
   }
 
   /** {@code key=value} strings → map (values may contain '='). */

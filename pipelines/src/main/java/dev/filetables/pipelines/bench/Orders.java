@@ -53,12 +53,27 @@ public final class Orders implements Serializable {
   public static final List<String> PARTITION_KEYS = List.of("dt", "hour");
 
   private final int partitions;
+  // dt and hour strings by partition: computed once, rows are generated at high rates
+  private transient String[] dtValues;
+  private transient String[] hourValues;
 
   private Orders(int partitions) {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
     this.partitions = partitions;
+  }
+
+  private void initPartitionValues() {
+    String[] dt = new String[partitions];
+    String[] hour = new String[partitions];
+    for (int p = 0; p < partitions; p++) {
+      LocalDateTime start = BASE.plusHours(p);
+      dt[p] = start.toLocalDate().toString();
+      hour[p] = String.format("%02d", start.getHour());
+    }
+    hourValues = hour;
+    dtValues = dt;
   }
 
   /** Rows spread round-robin over {@code partitions} hourly partitions. */
@@ -90,22 +105,25 @@ public final class Orders implements Serializable {
 
   /** The row with id {@code index}. */
   public Row row(long index) {
+    if (dtValues == null) {
+      initPartitionValues();
+    }
+    int partition = (int) (index % partitions);
+    long millis = eventTimeMillis(index);
     LocalDateTime time =
         LocalDateTime.ofEpochSecond(
-            Math.floorDiv(eventTimeMillis(index), 1000L),
-            (int) Math.floorMod(eventTimeMillis(index), 1000L) * 1_000_000,
-            ZoneOffset.UTC);
+            Math.floorDiv(millis, 1000L), (int) Math.floorMod(millis, 1000L) * 1_000_000, ZoneOffset.UTC);
+    // attachValues skips the builder's per-value type checks; the values match SCHEMA by construction
     return Row.withSchema(SCHEMA)
-        .addValues(
+        .attachValues(
             index,
             "customer-" + (index * 7919 % 100_000),
             PRODUCTS[(int) (index % PRODUCTS.length)],
             (int) (1 + index % 9),
             BigDecimal.valueOf(100 + (index * 31 % 99_900), 2),
             time,
-            time.toLocalDate().toString(),
-            String.format("%02d", time.getHour()))
-        .build();
+            dtValues[partition],
+            hourValues[partition]);
   }
 
   /** The relative partition directory of row {@code index}, e.g. {@code dt=2024-01-01/hour=07}. */

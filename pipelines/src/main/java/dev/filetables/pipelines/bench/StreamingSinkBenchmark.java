@@ -31,8 +31,12 @@ import org.apache.flink.runtime.jobmaster.JobResult;
  *   [--partitions=48] [--format=parquet] [--checkpoint-ms=2000] [--parallelism=2]
  *   [--option=key=value ...] [--work-dir=/tmp/filetables-bench]
  *   [--open-partitions=200] [--memory-seconds=30] [--memory-rate=20000]
- *   [--skip-throughput=false] [--skip-memory=false] [--timeout-s=600]
+ *   [--skip-throughput=false] [--skip-memory=false] [--timeout-s=600] [--sink=filetables|discard]
+ *   [--disable-metrics=false]
  * </pre>
+ *
+ * {@code --sink=discard} runs the same job with a step that drops the rows instead of the sink: the
+ * ceiling the source and the runner put on the throughput on this machine.
  */
 public final class StreamingSinkBenchmark {
   static {
@@ -53,6 +57,8 @@ public final class StreamingSinkBenchmark {
   private final long memorySeconds;
   private final double memoryRate;
   private final Duration timeout;
+  private final boolean discard;
+  private final boolean disableMetrics;
 
   private StreamingSinkBenchmark(BenchArgs args) {
     rows = args.longValue("rows", 2_000_000);
@@ -66,6 +72,12 @@ public final class StreamingSinkBenchmark {
     memorySeconds = args.longValue("memory-seconds", 30);
     memoryRate = args.doubleValue("memory-rate", 20_000);
     timeout = Duration.ofSeconds(args.longValue("timeout-s", 600));
+    String sink = args.string("sink", "filetables");
+    if (!sink.equals("filetables") && !sink.equals("discard")) {
+      throw new IllegalArgumentException("--sink is filetables or discard, got " + sink);
+    }
+    discard = sink.equals("discard");
+    disableMetrics = args.bool("disable-metrics", false);
   }
 
   public static void main(String[] argv) throws Exception {
@@ -97,16 +109,23 @@ public final class StreamingSinkBenchmark {
     EmitLog log = EmitLog.create(logId, false);
     OrdersSource source = OrdersSource.of(Orders.withPartitions(partitions)).withTotalRows(rows).withEmitLog(logId);
     FlinkPipelineOptions options = BenchJobs.options(cluster, "throughput-" + logId, parallelism, checkpointMillis);
+    // Beam's Flink runner updates its metrics on every source advance and element
+    options.setDisableMetrics(disableMetrics);
 
     System.out.printf(
-        "%nThroughput: %,d rows, %d partitions, %s, checkpoints every %d ms, parallelism %d, options %s%n",
-        rows, partitions, format, checkpointMillis, parallelism, tableOptions);
+        "%nThroughput%s: %,d rows, %d partitions, %s, checkpoints every %d ms, parallelism %d, options %s%s%n",
+        discard ? " of the source alone (rows discarded)" : "", rows, partitions, format,
+        checkpointMillis, parallelism, tableOptions, disableMetrics ? ", Beam metrics off" : "");
     long submitted = System.currentTimeMillis();
     JobID job;
     JobStatus status;
     long checkpoints;
     try (VisibilityWatcher watcher = VisibilityWatcher.start(table, 100, false)) {
-      job = cluster.submit(BenchJobs.writePipeline(options, source, table));
+      job =
+          cluster.submit(
+              discard
+                  ? BenchJobs.discardPipeline(options, source)
+                  : BenchJobs.writePipeline(options, source, table));
       status = awaitEnd(cluster, job, log, table);
       checkpoints = cluster.completedCheckpoints(job);
       watcher.close();
@@ -114,6 +133,13 @@ public final class StreamingSinkBenchmark {
       long firstRow = log.firstMillis();
       long lastFile = watcher.lastNewFileMillis();
       long jobMillis = lastFile - firstRow;
+      if (discard) {
+        System.out.printf("  job %s ended %s; wall time %s, start-up %s, first → last row %s: %,.0f rows/s%n",
+            job, status, BenchJobs.seconds(ended - submitted), BenchJobs.seconds(firstRow - submitted),
+            BenchJobs.seconds(log.lastMillis() - firstRow),
+            rows * 1000.0 / (log.lastMillis() - firstRow));
+        return;
+      }
 
       TableContents contents = TableContents.scan(table);
       IntSummaryStatistics perPartition =
