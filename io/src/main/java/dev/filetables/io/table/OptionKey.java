@@ -144,7 +144,19 @@ public enum OptionKey {
       Type.STRING,
       "_SUCCESS",
       null,
-      "name of the success file written into a committed partition (starts with `_` or `.`)");
+      "name of the success file written into a committed partition (starts with `_` or `.`)"),
+  COMMIT_SUCCESS_FILE_MANIFEST(
+      TableOptions.COMMIT_SUCCESS_FILE_MANIFEST,
+      Type.BOOLEAN,
+      "false",
+      null,
+      "write a JSON manifest of the partition's data files (sizes, row counts), watermark and commit time into the success file (FileTables only)"),
+  PARTITION_DERIVE_TIME_COLUMN(
+      TableOptions.PARTITION_DERIVE_TIME_COLUMN,
+      Type.STRING,
+      null,
+      "unset",
+      "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)");
 
   /** Value type of an option, as shown in documentation. */
   public enum Type {

@@ -50,6 +50,7 @@ public final class TableOptions implements Serializable {
   public static final String TIME_EXTRACTOR_PATTERN = "partition.time-extractor.timestamp-pattern";
   public static final String TIME_EXTRACTOR_FORMATTER =
       "partition.time-extractor.timestamp-formatter";
+  public static final String PARTITION_DERIVE_TIME_COLUMN = "sink.partition-derive.time-column";
   public static final String COMMIT_TRIGGER = "sink.partition-commit.trigger";
   public static final String COMMIT_DELAY = "sink.partition-commit.delay";
   public static final String COMMIT_WATERMARK_TIME_ZONE =
@@ -57,6 +58,8 @@ public final class TableOptions implements Serializable {
   public static final String COMMIT_POLICY_KIND = "sink.partition-commit.policy.kind";
   public static final String COMMIT_POLICY_CLASS = "sink.partition-commit.policy.class";
   public static final String COMMIT_SUCCESS_FILE_NAME = "sink.partition-commit.success-file.name";
+  public static final String COMMIT_SUCCESS_FILE_MANIFEST =
+      "sink.partition-commit.success-file.manifest";
 
   private final LinkedHashMap<String, String> raw;
 
@@ -231,6 +234,14 @@ public final class TableOptions implements Serializable {
     return Optional.ofNullable(raw.get(TIME_EXTRACTOR_FORMATTER));
   }
 
+  /**
+   * The event-time column partition values are derived from ({@code sink.partition-derive.time-column},
+   * exactly as given); empty when partition values come from the rows' partition columns.
+   */
+  public Optional<String> partitionDeriveTimeColumn() {
+    return Optional.ofNullable(raw.get(PARTITION_DERIVE_TIME_COLUMN));
+  }
+
   /** {@code process-time} or {@code partition-time} (lower case). */
   public String commitTrigger() {
     return value(OptionKey.COMMIT_TRIGGER).trim().toLowerCase(Locale.ROOT);
@@ -256,6 +267,11 @@ public final class TableOptions implements Serializable {
 
   public String successFileName() {
     return value(OptionKey.COMMIT_SUCCESS_FILE_NAME);
+  }
+
+  /** True if the success file carries a JSON manifest of the partition (default false: empty file). */
+  public boolean successFileManifest() {
+    return Boolean.parseBoolean(value(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST).trim());
   }
 
   private String value(OptionKey option) {

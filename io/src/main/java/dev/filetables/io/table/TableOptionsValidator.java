@@ -89,6 +89,8 @@ final class TableOptionsValidator {
       ifSet(OptionKey.COMMIT_WATERMARK_TIME_ZONE, this::checkZone);
       checkCommitPolicies();
       ifSet(OptionKey.COMMIT_SUCCESS_FILE_NAME, this::checkSuccessFileName);
+      ifSet(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST, v -> bool(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST, v));
+      checkPartitionDerive();
     }
 
     private void ifSet(OptionKey option, Consumer<String> check) {
@@ -406,6 +408,30 @@ final class TableOptionsValidator {
                   "not a valid java.time pattern (" + e.getMessage() + "); e.g. 'yyyyMMdd'");
             }
           });
+    }
+
+    /** The column's existence and type are checked against the schema by the sink (PartitionDeriver). */
+    private void checkPartitionDerive() {
+      String column = options.get(TableOptions.PARTITION_DERIVE_TIME_COLUMN);
+      if (column == null) {
+        return;
+      }
+      if (column.isBlank()) {
+        problem(
+            OptionKey.PARTITION_DERIVE_TIME_COLUMN,
+            column,
+            "must not be blank; expected the name of a TIMESTAMP or TIMESTAMP_LTZ column");
+        return;
+      }
+      String kind = options.get(TableOptions.TIME_EXTRACTOR_KIND);
+      if (kind != null && kind.trim().equalsIgnoreCase("custom")) {
+        problem(
+            OptionKey.PARTITION_DERIVE_TIME_COLUMN,
+            column,
+            "partition values are derived with the default time extractor's"
+                + " 'partition.time-extractor.timestamp-pattern' and '...timestamp-formatter'; a custom"
+                + " extractor ('partition.time-extractor.kind' = 'custom') cannot be inverted");
+      }
     }
 
     private void checkZone(String value) {

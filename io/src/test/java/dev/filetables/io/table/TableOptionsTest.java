@@ -125,7 +125,10 @@ class TableOptionsTest {
             "sink.partition-commit.watermark-time-zone|string|UTC",
             "sink.partition-commit.policy.kind|string|unset",
             "sink.partition-commit.policy.class|string|unset",
-            "sink.partition-commit.success-file.name|string|_SUCCESS");
+            "sink.partition-commit.success-file.name|string|_SUCCESS",
+            // FileTables-only keys follow Flink's
+            "sink.partition-commit.success-file.manifest|boolean|false",
+            "sink.partition-derive.time-column|string|unset");
     List<String> actual =
         TableOptions.knownOptions().stream()
             .map(k -> k.key() + "|" + k.type().displayName() + "|" + k.defaultText())

@@ -1,0 +1,100 @@
+package dev.filetables.io.commit;
+
+import dev.filetables.io.files.PartFileName;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/** What a partition directory holds at commit time: visible data files, and in-progress files. */
+public final class PartitionFiles {
+  private PartitionFiles() {}
+
+  /**
+   * The visible data files directly in {@code dir}, sorted by name, with sizes and unknown row
+   * counts: regular files whose names do not start with '.' or '_' (what every reader reads). A
+   * missing directory has none.
+   */
+  public static List<CommittedFile> visibleDataFiles(Path dir) throws IOException {
+    List<CommittedFile> files = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (PartFileName.isHidden(name)) {
+          continue;
+        }
+        BasicFileAttributes attributes;
+        try {
+          attributes =
+              Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+          continue; // removed while listing (e.g. a compaction input)
+        }
+        if (attributes.isRegularFile()) {
+          files.add(CommittedFile.of(entry.toString(), attributes.size(), java.util.OptionalLong.empty()));
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+    files.sort(Comparator.comparing(CommittedFile::name));
+    return files;
+  }
+
+  /**
+   * The in-progress part files directly in {@code dir} that belong to one of the given writes (part
+   * file uuids), sorted: hidden names {@code .part-<uuid>-….inprogress}, including hidden compaction
+   * outputs named after such a file. Files of other writes (an earlier, crashed job) are not
+   * counted: they will never be published and must not block a commit forever.
+   */
+  public static List<Path> inProgressFiles(Path dir, Collection<String> writeUuids) throws IOException {
+    List<Path> found = new ArrayList<>();
+    if (writeUuids.isEmpty()) {
+      return found;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (PartFileName.isInProgress(name) && ofWrite(name, writeUuids)) {
+          found.add(entry);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return found;
+    }
+    found.sort(Comparator.naturalOrder());
+    return found;
+  }
+
+  /**
+   * The write uuid of a part file name, visible or hidden, also inside a compaction output name
+   * such as {@code compacted-part-<uuid>-…}; null for names that hold no part file name.
+   */
+  public static String writeUuidOf(String fileName) {
+    String name = fileName;
+    if (PartFileName.isInProgress(name)) {
+      name = PartFileName.visibleOf(name);
+    }
+    int part = name.indexOf("part-");
+    if (part < 0) {
+      return null;
+    }
+    return PartFileName.parse(name.substring(part)).map(PartFileName.Parts::uuid).orElse(null);
+  }
+
+  private static boolean ofWrite(String hiddenName, Collection<String> writeUuids) {
+    for (String uuid : writeUuids) {
+      if (hiddenName.contains("part-" + uuid + "-")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,644 @@
+package dev.filetables.transforms.commit;
+
+import dev.filetables.io.commit.PartitionCommitContext;
+import dev.filetables.io.partition.time.PartitionTimes;
+import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.sink.WrittenFile;
+import dev.filetables.transforms.sink.WrittenFileCoder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.beam.sdk.coders.BooleanCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
+import org.apache.beam.sdk.state.BagState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits partitions: keyed by partition path, fed with the partition's <em>published</em> files.
+ *
+ * <h2>When a partition is due</h2>
+ *
+ * <ul>
+ *   <li>{@code partition-time}: an event-time timer at {@code partition time (in the watermark time
+ *       zone) + delay}. A Beam timer fires once the watermark is strictly past its timestamp (the
+ *       Flink runner adds the millisecond Flink's own timers lack), which is exactly the spec's rule
+ *       {@code watermark > partition time + delay}.
+ *   <li>{@code process-time}: a processing-time timer {@code delay} after the first file of the round
+ *       (delay 0: at the next processing-time tick, so the files of one publish are committed together).
+ *   <li>End of input: {@link OnWindowExpiration} commits every partition still pending, whatever its
+ *       trigger (the Flink runner does not fire processing-time timers at the end of a bounded input).
+ * </ul>
+ *
+ * <h2>Commit follows visibility, not only the watermark</h2>
+ *
+ * A due partition is committed only when no in-progress part file of this write (or of the write of
+ * any pending file) is left in its directory. The watermark alone is not enough: on the Flink runner
+ * the watermark hold of records buffered for a pending checkpoint can be dropped (Beam issue #39991),
+ * so the watermark can pass a partition whose last file is closed but still waits, hidden, for the
+ * checkpoint that publishes it. That file exists on disk under its in-progress name, so checking the
+ * directory closes the gap; the commit is retried by a processing-time timer with backoff and logged as
+ * "waiting for files …". With compaction, the hidden compaction outputs are named after the inputs and
+ * hold the commit the same way. Files of other writes (an earlier crashed job) never block.
+ *
+ * <h2>Failures</h2>
+ *
+ * A failing policy does not fail the bundle: on Flink that would restart the whole job for one
+ * partition's file system hiccup. The commit is retried by a processing-time timer with exponential
+ * backoff (1 s doubling to 1 min), every policy again in order (policies are idempotent), counted and
+ * logged; it is never skipped. At the end of input (no timers left) it is retried a few times inline
+ * and then fails the pipeline. A partition whose time cannot be extracted is reported once (path,
+ * pattern, formatter), counted, and parked: it does not block other partitions (they are other keys)
+ * and is committed at the end of input.
+ *
+ * <h2>State</h2>
+ *
+ * Pending files are kept until their commit, then cleared. After a commit only a few small values stay
+ * (commit count, due flag, commit threshold, the names of the files the commit listed) so that late
+ * data is recognised and re-committed at once, while a file that was published during the commit —
+ * visible, hence committed, but delivered a moment later — is not mistaken for late data;
+ * a processing-time timer forgets them after the retention (default 1 day), bounding state for an
+ * endless stream of partitions. Re-commit manifests do not need older files in state: they list the
+ * directory and take earlier row counts from the previous manifest.
+ */
+final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPartition> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(PartitionCommitFn.class);
+
+  /** Late files of one publish arrive together: commit them together. */
+  static final Duration LATE_BATCHING = Duration.standardSeconds(1);
+
+  static final Duration FIRST_RETRY = Duration.standardSeconds(1);
+  static final Duration MAX_RETRY = Duration.standardMinutes(1);
+  static final Duration MAX_OVERDUE_INTERVAL = Duration.standardHours(1);
+  static final int END_OF_INPUT_ATTEMPTS = 3;
+
+  /** Output timestamp of timers that must not hold the watermark (bookkeeping, not commits). */
+  private static final Instant NO_HOLD = GlobalWindow.INSTANCE.maxTimestamp();
+
+  private static final Counter PENDING = CommitMetrics.counter(CommitMetrics.PENDING);
+  private static final Counter COMMITTED = CommitMetrics.counter(CommitMetrics.COMMITTED);
+  private static final Counter RECOMMITTED = CommitMetrics.counter(CommitMetrics.RECOMMITTED);
+  private static final Counter LATE_ROWS = CommitMetrics.counter(CommitMetrics.LATE_ROWS);
+  private static final Counter LATE_FILES = CommitMetrics.counter(CommitMetrics.LATE_FILES);
+  private static final Distribution LAG = CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
+  private static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
+  private static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
+  private static final Counter TIME_ERRORS = CommitMetrics.counter(CommitMetrics.PARTITION_TIME_ERRORS);
+  private static final Counter OVERDUE = CommitMetrics.counter(CommitMetrics.OVERDUE);
+
+  private final TableSpec table;
+  private final @Nullable String writeUuid;
+  private final Duration retention;
+  private final Duration overdueGrace;
+  private final Duration endOfInputWait;
+
+  private transient PartitionCommitter committer;
+
+  /** Published files of the partition not committed yet. */
+  @StateId("files")
+  private final StateSpec<BagState<WrittenFile>> filesSpec = StateSpecs.bag(WrittenFileCoder.of());
+
+  /** Wall-clock millis when the current pending round began; absent when nothing is pending. */
+  @StateId("pendingSince")
+  private final StateSpec<ValueState<Long>> pendingSinceSpec = StateSpecs.value(VarLongCoder.of());
+
+  /**
+   * Names of the visible data files the last commit listed (kept after a commit, until forgotten): a
+   * file published during that commit may arrive after it; it was committed, so it is not late.
+   */
+  @StateId("committedNames")
+  private final StateSpec<BagState<String>> committedNamesSpec = StateSpecs.bag(StringUtf8Coder.of());
+
+  /** Commits done so far (kept after a commit, until forgotten). */
+  @StateId("commits")
+  private final StateSpec<ValueState<Integer>> commitsSpec = StateSpecs.value(VarIntCoder.of());
+
+  /** True once the trigger said the partition is complete (watermark passed / delay elapsed). */
+  @StateId("due")
+  private final StateSpec<ValueState<Boolean>> dueSpec = StateSpecs.value(BooleanCoder.of());
+
+  /** partition-time: the millis the watermark must pass. */
+  @StateId("threshold")
+  private final StateSpec<ValueState<Long>> thresholdSpec = StateSpecs.value(VarLongCoder.of());
+
+  /** Why the partition's time cannot be extracted (set once, when reported). */
+  @StateId("timeError")
+  private final StateSpec<ValueState<String>> timeErrorSpec = StateSpecs.value(StringUtf8Coder.of());
+
+  /** Commit attempts of the current round that waited or failed (for backoff). */
+  @StateId("attempts")
+  private final StateSpec<ValueState<Integer>> attemptsSpec = StateSpecs.value(VarIntCoder.of());
+
+  /** What held the last attempt back, for overdue reports. */
+  @StateId("lastProblem")
+  private final StateSpec<ValueState<String>> lastProblemSpec = StateSpecs.value(StringUtf8Coder.of());
+
+  @StateId("overdueChecks")
+  private final StateSpec<ValueState<Integer>> overdueChecksSpec = StateSpecs.value(VarIntCoder.of());
+
+  @TimerId("watermarkPassed")
+  private final TimerSpec watermarkPassedSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  /** Commit (or retry) now: process-time trigger, late data, backoff. */
+  @TimerId("commitNow")
+  private final TimerSpec commitNowSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  @TimerId("overdue")
+  private final TimerSpec overdueSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  @TimerId("forget")
+  private final TimerSpec forgetSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  PartitionCommitFn(
+      TableSpec table,
+      @Nullable String writeUuid,
+      Duration retention,
+      Duration overdueGrace,
+      Duration endOfInputWait) {
+    this.table = table;
+    this.writeUuid = writeUuid;
+    this.retention = retention;
+    this.overdueGrace = overdueGrace;
+    this.endOfInputWait = endOfInputWait;
+  }
+
+  @Setup
+  public void setup() {
+    committer = new PartitionCommitter(table);
+  }
+
+  @ProcessElement
+  public void processElement(
+      @Element KV<String, WrittenFile> element,
+      @StateId("files") BagState<WrittenFile> files,
+      @StateId("pendingSince") ValueState<Long> pendingSince,
+      @StateId("commits") ValueState<Integer> commits,
+      @StateId("due") ValueState<Boolean> due,
+      @StateId("threshold") ValueState<Long> threshold,
+      @StateId("timeError") ValueState<String> timeError,
+      @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames,
+      @TimerId("watermarkPassed") Timer watermarkPassed,
+      @TimerId("commitNow") Timer commitNow,
+      @TimerId("overdue") Timer overdue) {
+    String path = element.getKey();
+    WrittenFile file = element.getValue();
+    int committed = orZero(commits.read());
+    if (committed > 0) {
+      if (contains(committedNames, Path.of(file.path()).getFileName().toString())) {
+        // Published while the last commit ran: it was visible then, so it is committed data. Only
+        // a manifest has something to add (the file's row count), by committing again.
+        if (!committer.writesManifest()) {
+          return;
+        }
+      } else {
+        LATE_ROWS.inc(file.rowCount());
+        LATE_FILES.inc();
+      }
+    }
+    files.add(file);
+    boolean newRound = pendingSince.read() == null;
+    if (newRound) {
+      pendingSince.write(System.currentTimeMillis());
+      PENDING.inc();
+      overdueChecks.clear();
+      overdue.withOutputTimestamp(NO_HOLD).offset(overdueGrace).setRelative();
+      if (committed > 0) {
+        LOG.info(
+            "Partition {} of table `{}` gets late data after commit #{}: {} row(s) in {}; it will be committed again",
+            path, table.name(), committed, file.rowCount(), file.path());
+      }
+    }
+    if (!committer.partitionTimeTrigger()) {
+      if (newRound) {
+        commitNow.offset(toJoda(committer.delay())).setRelative();
+      }
+      return;
+    }
+    if (timeError.read() != null) {
+      return; // parked: committed at the end of input only
+    }
+    if (Boolean.TRUE.equals(due.read())) {
+      if (newRound) {
+        commitNow.offset(LATE_BATCHING).setRelative(); // the watermark passed before: late data
+      }
+      return;
+    }
+    if (threshold.read() == null) {
+      long millis;
+      try {
+        millis = committer.commitThreshold(path).toEpochMilli();
+      } catch (RuntimeException e) {
+        timeError.write(e.getMessage());
+        TIME_ERRORS.inc();
+        LOG.error(
+            "{} — the partition is not committed by partition time (other partitions are); it is"
+                + " committed at the end of the input",
+            e.getMessage());
+        return;
+      }
+      threshold.write(millis);
+      watermarkPassed.set(eventTime(millis));
+    }
+  }
+
+  @OnTimer("watermarkPassed")
+  public void onWatermarkPassed(
+      @Key String path,
+      OutputReceiver<CommittedPartition> out,
+      @StateId("files") BagState<WrittenFile> files,
+      @StateId("pendingSince") ValueState<Long> pendingSince,
+      @StateId("commits") ValueState<Integer> commits,
+      @StateId("due") ValueState<Boolean> due,
+      @StateId("threshold") ValueState<Long> threshold,
+      @StateId("attempts") ValueState<Integer> attempts,
+      @StateId("lastProblem") ValueState<String> lastProblem,
+      @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames,
+      @TimerId("commitNow") Timer commitNow,
+      @TimerId("overdue") Timer overdue,
+      @TimerId("forget") Timer forget) {
+    due.write(true);
+    Attempt attempt =
+        new Attempt(
+            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
+    attempt.run(PartitionCommitter.PARTITION_TIME, watermarkOf(threshold), out, commitNow, overdue, forget);
+  }
+
+  @OnTimer("commitNow")
+  public void onCommitNow(
+      @Key String path,
+      OutputReceiver<CommittedPartition> out,
+      @StateId("files") BagState<WrittenFile> files,
+      @StateId("pendingSince") ValueState<Long> pendingSince,
+      @StateId("commits") ValueState<Integer> commits,
+      @StateId("due") ValueState<Boolean> due,
+      @StateId("threshold") ValueState<Long> threshold,
+      @StateId("attempts") ValueState<Integer> attempts,
+      @StateId("lastProblem") ValueState<String> lastProblem,
+      @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames,
+      @TimerId("commitNow") Timer commitNow,
+      @TimerId("overdue") Timer overdue,
+      @TimerId("forget") Timer forget) {
+    boolean partitionTime = committer.partitionTimeTrigger();
+    if (partitionTime && !Boolean.TRUE.equals(due.read())) {
+      return; // only set once the watermark has passed; a stale timer after forgetting
+    }
+    due.write(true);
+    Attempt attempt =
+        new Attempt(
+            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
+    attempt.run(
+        partitionTime ? PartitionCommitter.PARTITION_TIME : PartitionCommitter.PROCESS_TIME,
+        partitionTime ? watermarkOf(threshold) : Optional.empty(),
+        out,
+        commitNow,
+        overdue,
+        forget);
+  }
+
+  /** Reports a partition still pending after its expected commit time, with the reason. */
+  @OnTimer("overdue")
+  public void onOverdue(
+      @Key String path,
+      @StateId("pendingSince") ValueState<Long> pendingSince,
+      @StateId("due") ValueState<Boolean> due,
+      @StateId("threshold") ValueState<Long> threshold,
+      @StateId("timeError") ValueState<String> timeError,
+      @StateId("lastProblem") ValueState<String> lastProblem,
+      @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @TimerId("overdue") Timer overdue) {
+    Long since = pendingSince.read();
+    if (since == null) {
+      return;
+    }
+    java.time.Instant now = java.time.Instant.now();
+    Long thresholdMillis = threshold.read();
+    java.time.Instant expected =
+        committer.partitionTimeTrigger()
+            ? (thresholdMillis == null ? null : java.time.Instant.ofEpochMilli(thresholdMillis))
+            : java.time.Instant.ofEpochMilli(since).plus(committer.delay());
+    if (expected == null || now.isAfter(expected)) {
+      OVERDUE.inc();
+      LOG.warn(
+          "Partition {} of table `{}` is still pending (first file published at {}, expected commit at {}): {}",
+          path,
+          table.name(),
+          java.time.Instant.ofEpochMilli(since),
+          expected == null ? "unknown" : expected,
+          reason(due, thresholdMillis, timeError, lastProblem));
+    }
+    int checks = orZero(overdueChecks.read()) + 1;
+    overdueChecks.write(checks);
+    overdue.withOutputTimestamp(NO_HOLD).offset(backoff(overdueGrace, checks, MAX_OVERDUE_INTERVAL)).setRelative();
+  }
+
+  private String reason(
+      ValueState<Boolean> due,
+      @Nullable Long thresholdMillis,
+      ValueState<String> timeError,
+      ValueState<String> lastProblem) {
+    String error = timeError.read();
+    if (error != null) {
+      return "its time cannot be extracted (" + error + "); it is committed at the end of the input";
+    }
+    String problem = lastProblem.read();
+    if (problem != null) {
+      return problem;
+    }
+    if (committer.partitionTimeTrigger() && !Boolean.TRUE.equals(due.read()) && thresholdMillis != null) {
+      return "the watermark has not passed "
+          + java.time.Instant.ofEpochMilli(thresholdMillis)
+          + " yet (partition time in "
+          + committer.zone()
+          + " + delay "
+          + committer.delay()
+          + "); check the watermark of the input";
+    }
+    return "its commit is scheduled";
+  }
+
+  @OnTimer("forget")
+  public void onForget(
+      @StateId("pendingSince") ValueState<Long> pendingSince,
+      @StateId("commits") ValueState<Integer> commits,
+      @StateId("due") ValueState<Boolean> due,
+      @StateId("threshold") ValueState<Long> threshold,
+      @StateId("timeError") ValueState<String> timeError,
+      @StateId("committedNames") BagState<String> committedNames) {
+    if (pendingSince.read() != null) {
+      return; // late data re-opened it; the next commit sets a new forget timer
+    }
+    committedNames.clear();
+    commits.clear();
+    due.clear();
+    threshold.clear();
+    timeError.clear();
+  }
+
+  /** End of input: every pending partition is committed, due or not. */
+  @OnWindowExpiration
+  public void onWindowExpiration(
+      @Key String path,
+      OutputReceiver<CommittedPartition> out,
+      @StateId("files") BagState<WrittenFile> files,
+      @StateId("pendingSince") ValueState<Long> pendingSince,
+      @StateId("commits") ValueState<Integer> commits,
+      @StateId("threshold") ValueState<Long> threshold,
+      @StateId("attempts") ValueState<Integer> attempts,
+      @StateId("lastProblem") ValueState<String> lastProblem,
+      @StateId("overdueChecks") ValueState<Integer> overdueChecks,
+      @StateId("committedNames") BagState<String> committedNames)
+      throws Exception {
+    if (pendingSince.read() == null) {
+      return;
+    }
+    Attempt attempt =
+        new Attempt(
+            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
+    attempt.runAtEndOfInput(watermarkOf(threshold), out);
+  }
+
+  /** One commit attempt of one partition, over its state. */
+  private final class Attempt {
+    final String path;
+    final BagState<WrittenFile> files;
+    final ValueState<Long> pendingSince;
+    final ValueState<Integer> commits;
+    final ValueState<Integer> attempts;
+    final ValueState<String> lastProblem;
+    final ValueState<Integer> overdueChecks;
+    final BagState<String> committedNames;
+
+    Attempt(
+        String path,
+        BagState<WrittenFile> files,
+        ValueState<Long> pendingSince,
+        ValueState<Integer> commits,
+        ValueState<Integer> attempts,
+        ValueState<String> lastProblem,
+        ValueState<Integer> overdueChecks,
+        BagState<String> committedNames) {
+      this.path = path;
+      this.files = files;
+      this.pendingSince = pendingSince;
+      this.commits = commits;
+      this.attempts = attempts;
+      this.lastProblem = lastProblem;
+      this.overdueChecks = overdueChecks;
+      this.committedNames = committedNames;
+    }
+
+    void run(
+        String reason,
+        Optional<java.time.Instant> watermark,
+        OutputReceiver<CommittedPartition> out,
+        Timer commitNow,
+        Timer overdue,
+        Timer forget) {
+      if (pendingSince.read() == null) {
+        return; // nothing published since the last commit
+      }
+      List<WrittenFile> pending = pending();
+      List<Path> inProgress;
+      try {
+        inProgress = committer.inProgressFiles(path, writeUuid, pending);
+      } catch (IOException e) {
+        retryLater("cannot list the partition directory: " + e, e, commitNow);
+        return;
+      }
+      if (!inProgress.isEmpty()) {
+        WAITS.inc();
+        int n = orZero(attempts.read()) + 1;
+        attempts.write(n);
+        String problem = "waiting for files " + names(inProgress) + " to become visible";
+        lastProblem.write(problem);
+        Duration wait = backoff(FIRST_RETRY, n, MAX_RETRY);
+        if (n == 1 || Integer.bitCount(n) == 1) {
+          LOG.info(
+              "Partition {} of table `{}` is due ({}) but {}; checking again in {}",
+              path, table.name(), reason, problem, wait);
+        }
+        commitNow.offset(wait).setRelative();
+        return;
+      }
+      int number = orZero(commits.read()) + 1;
+      PartitionCommitContext context;
+      try {
+        context = committer.commit(path, pending, number, watermark, reason);
+      } catch (Exception e) {
+        FAILURES.inc();
+        retryLater("commit failed: " + e.getMessage(), e, commitNow);
+        return;
+      }
+      done(context, out);
+      overdue.clear();
+      forget.withOutputTimestamp(NO_HOLD).offset(retention).setRelative();
+    }
+
+    void runAtEndOfInput(Optional<java.time.Instant> watermark, OutputReceiver<CommittedPartition> out)
+        throws Exception {
+      List<WrittenFile> pending = pending();
+      long deadline = System.currentTimeMillis() + endOfInputWait.getMillis();
+      List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
+      while (!inProgress.isEmpty() && System.currentTimeMillis() < deadline) {
+        Thread.sleep(200);
+        inProgress = committer.inProgressFiles(path, writeUuid, pending);
+      }
+      if (!inProgress.isEmpty()) {
+        LOG.warn(
+            "Partition {} of table `{}`: the input has ended but in-progress files {} are still there"
+                + " after {}; they are left over from failed attempts (their rows are in published"
+                + " files) and the partition is committed",
+            path, table.name(), names(inProgress), endOfInputWait);
+      }
+      int number = orZero(commits.read()) + 1;
+      Exception last = null;
+      for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
+        try {
+          done(committer.commit(path, pending, number, watermark, PartitionCommitter.END_OF_INPUT), out);
+          return;
+        } catch (Exception e) {
+          FAILURES.inc();
+          last = e;
+          LOG.warn("Commit of partition {} at the end of input failed (attempt {}): {}", path, attempt, e.toString());
+          Thread.sleep(FIRST_RETRY.getMillis() * attempt);
+        }
+      }
+      throw new IllegalStateException(
+          "Cannot commit partition '" + path + "' of table `" + table.name() + "` at the end of the input after "
+              + END_OF_INPUT_ATTEMPTS + " attempts; its files are visible but it is not committed",
+          last);
+    }
+
+    private void retryLater(String problem, Exception e, Timer commitNow) {
+      int n = orZero(attempts.read()) + 1;
+      attempts.write(n);
+      lastProblem.write(problem + " (" + n + " attempt(s))");
+      Duration wait = backoff(FIRST_RETRY, n, MAX_RETRY);
+      if (n == 1) {
+        LOG.warn("Partition {} of table `{}`: {}; retrying in {}", path, table.name(), problem, wait, e);
+      } else {
+        LOG.warn("Partition {} of table `{}`: {}; retrying in {} (attempt {})", path, table.name(), problem, wait, n);
+      }
+      commitNow.offset(wait).setRelative();
+    }
+
+    /** The pending files, once each: a replay after a failure may deliver a file twice. */
+    private List<WrittenFile> pending() {
+      java.util.Map<String, WrittenFile> byPath = new java.util.LinkedHashMap<>();
+      for (WrittenFile file : files.read()) {
+        byPath.put(file.path(), file);
+      }
+      return new ArrayList<>(byPath.values());
+    }
+
+    private void done(PartitionCommitContext context, OutputReceiver<CommittedPartition> out) {
+      int number = context.commitNumber();
+      commits.write(number);
+      files.clear();
+      pendingSince.clear();
+      attempts.clear();
+      lastProblem.clear();
+      overdueChecks.clear();
+      committedNames.clear();
+      context.files().forEach(f -> committedNames.add(f.name()));
+      PENDING.dec();
+      (number == 1 ? COMMITTED : RECOMMITTED).inc();
+      context
+          .partitionTime()
+          .ifPresent(
+              t ->
+                  LAG.update(
+                      context.commitTime().toEpochMilli()
+                          - PartitionTimes.toEpochMillis(t, committer.zone())
+                          - committer.delay().toMillis()));
+      LOG.info(
+          "Committed partition {} of table `{}` (commit #{}, {}): {} new file(s), {} new row(s), {} file(s) in all",
+          path,
+          table.name(),
+          number,
+          context.reason(),
+          context.newFiles().size(),
+          context.newRowCount(),
+          context.files().size());
+      out.output(
+          CommittedPartition.of(
+              path,
+              context.partitionValues(),
+              number,
+              context.newFiles().size(),
+              context.newRowCount(),
+              context.files().size(),
+              context.commitTime(),
+              context.partitionTime().orElse(null),
+              context.reason()));
+    }
+  }
+
+  private static Optional<java.time.Instant> watermarkOf(ValueState<Long> threshold) {
+    Long millis = threshold.read();
+    return millis == null ? Optional.empty() : Optional.of(java.time.Instant.ofEpochMilli(millis));
+  }
+
+  /** An event time a timer can be set to: Beam's range, within the global window. */
+  private static Instant eventTime(long millis) {
+    long clamped =
+        Math.max(
+            BoundedWindow.TIMESTAMP_MIN_VALUE.getMillis(),
+            Math.min(millis, GlobalWindow.INSTANCE.maxTimestamp().getMillis()));
+    return new Instant(clamped);
+  }
+
+  static Duration backoff(Duration first, int attempt, Duration max) {
+    long millis = first.getMillis();
+    for (int i = 1; i < attempt && millis < max.getMillis(); i++) {
+      millis *= 2;
+    }
+    return Duration.millis(Math.min(millis, max.getMillis()));
+  }
+
+  private static Duration toJoda(java.time.Duration duration) {
+    return Duration.millis(duration.toMillis());
+  }
+
+  private static boolean contains(BagState<String> names, String name) {
+    for (String n : names.read()) {
+      if (n.equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int orZero(@Nullable Integer value) {
+    return value == null ? 0 : value;
+  }
+
+  private static String names(List<Path> files) {
+    return files.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList()).toString();
+  }
+}
