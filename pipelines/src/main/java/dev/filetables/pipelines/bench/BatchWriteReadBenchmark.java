@@ -70,6 +70,10 @@ import org.apache.beam.sdk.values.Row;
  * time is reported as "start-up". "Job" time is wall minus start-up: the time the data work took,
  * comparable to a long-running cluster's job time. rows/s and MB/s (10^6 bytes of Parquet written or
  * read) are given for both. Files per partition are counted on disk.
+ *
+ * <p>The first run of a step in the JVM also compiles its code (JIT): {@code --repeat=3} gives the
+ * warm figures. On a machine shared with other work, wall times follow the CPU share the benchmark
+ * gets; compare CPU times then.
  */
 public final class BatchWriteReadBenchmark {
   static final long DEFAULT_ROWS = 2_000_000;
