@@ -1,0 +1,355 @@
+package dev.filetables.tests.streaming;
+
+import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.bench.EmitLog;
+import dev.filetables.pipelines.bench.LocalFlinkCluster;
+import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.bench.OrdersSource;
+import dev.filetables.pipelines.bench.TableContents;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.POutput;
+import org.apache.beam.sdk.values.Row;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The streaming jobs of the exactly-once tests: {@link OrdersSource} → {@link FailureInjector} → one
+ * or more table sinks, on a {@link LocalFlinkCluster} with parallelism 2 and EXACTLY_ONCE
+ * checkpoints, and the ways to run them (with failures, stop with a savepoint, cancel and restore from
+ * a retained checkpoint).
+ *
+ * <p>Transform names ("Orders", "InjectFailures", "Write &lt;table&gt;") are the operator uids the
+ * Flink runner derives, so a job built again from the same arguments restores a savepoint of the
+ * first one.
+ */
+final class StreamingScenarios {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamingScenarios.class);
+
+  static final int PARALLELISM = 2;
+  static final long CHECKPOINT_INTERVAL_MILLIS = 500;
+
+  /** A table and the sink transform that writes it. */
+  static final class SinkUnderTest {
+    final TableSpec table;
+    final Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink;
+
+    SinkUnderTest(
+        TableSpec table, Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink) {
+      this.table = table;
+      this.sink = sink;
+    }
+  }
+
+  /** How a job run ended. */
+  static final class RunResult {
+    final JobID job;
+    /** True when the job finished by itself; false when the harness stopped it once the tables were complete. */
+    final boolean finishedByItself;
+    final JobStatus status;
+    final long completedCheckpoints;
+
+    RunResult(JobID job, boolean finishedByItself, JobStatus status, long completedCheckpoints) {
+      this.job = job;
+      this.finishedByItself = finishedByItself;
+      this.status = status;
+      this.completedCheckpoints = completedCheckpoints;
+    }
+
+    @Override
+    public String toString() {
+      return "job " + job + " " + status + (finishedByItself ? " (finished by itself)" : " (cancelled by the harness once complete)")
+          + ", " + completedCheckpoints + " completed checkpoints";
+    }
+  }
+
+  private StreamingScenarios() {}
+
+  static FlinkPipelineOptions options(LocalFlinkCluster cluster, String jobName) {
+    FlinkPipelineOptions options = cluster.options(jobName + "-" + UUID.randomUUID());
+    options.setParallelism(PARALLELISM);
+    options.setCheckpointingInterval(CHECKPOINT_INTERVAL_MILLIS);
+    options.setCheckpointingMode("EXACTLY_ONCE");
+    // fixed-delay restarts: more than any test injects
+    options.setNumberOfExecutionRetries(30);
+    options.setExecutionRetryDelay(200L);
+    // Without it the Flink runner cannot finish a job with @RequiresStableInput: at end of input the
+    // elements still buffered for the next checkpoint keep a watermark hold and DoFnOperator#finish
+    // throws ("There are still watermark holds left"), which restarts the job until it fails. With
+    // it, finish() processes the buffer (stable-input DoFns must then be idempotent for that last
+    // stretch: a failure before the final checkpoint replays it).
+    options.setEnableStableInputDrain(true);
+    return options;
+  }
+
+  static Pipeline pipeline(
+      FlinkPipelineOptions options,
+      OrdersSource source,
+      FailureInjector.Plan plan,
+      List<SinkUnderTest> sinks) {
+    Pipeline pipeline = Pipeline.create(options);
+    PCollection<Row> rows =
+        pipeline
+            .apply("Orders", Read.from(source))
+            .setRowSchema(Orders.SCHEMA)
+            .apply("InjectFailures", ParDo.of(new FailureInjector(plan)))
+            .setRowSchema(Orders.SCHEMA);
+    for (SinkUnderTest sink : sinks) {
+      rows.apply("Write " + sink.table.name(), sink.sink.apply(sink.table));
+    }
+    return pipeline;
+  }
+
+  /**
+   * Waits until the job finishes by itself, or until every table shows {@code totalRows} visible
+   * rows and stays so for {@code settle} (then cancels it: a finite stream whose sink has published
+   * everything is done, whether or not the runner ends the job). Fails if the job fails or neither
+   * happens within {@code timeout}.
+   */
+  static RunResult awaitCompletion(
+      LocalFlinkCluster cluster,
+      JobID job,
+      EmitLog log,
+      List<TableSpec> tables,
+      long totalRows,
+      Duration settle,
+      Duration timeout)
+      throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long completeSince = -1;
+    String lastState = "";
+    while (System.nanoTime() < deadline) {
+      JobStatus status = cluster.status(job);
+      if (status.isGloballyTerminalState()) {
+        long checkpoints = cluster.completedCheckpoints(job);
+        JobResult result = cluster.awaitTermination(job, Duration.ofSeconds(10));
+        if (status != JobStatus.FINISHED) {
+          throw new AssertionError(
+              "Job " + job + " ended " + status
+                  + result.getSerializedThrowable().map(t -> ": " + t.getFullStringifiedStackTrace()).orElse(""));
+        }
+        return new RunResult(job, true, status, checkpoints);
+      }
+      List<Long> counts = new ArrayList<>();
+      if (log.emissions() >= totalRows) { // reading the tables competes with the job: not before
+        for (TableSpec table : tables) {
+          counts.add(TableContents.scan(table).rowCount());
+        }
+      }
+      lastState =
+          log.emissions() + " rows emitted, visible rows " + (counts.isEmpty() ? "not counted yet" : counts)
+              + " of " + totalRows + ", job " + status;
+      boolean complete = !counts.isEmpty() && counts.stream().allMatch(c -> c >= totalRows);
+      if (!complete) {
+        completeSince = -1;
+      } else if (completeSince < 0) {
+        completeSince = System.nanoTime();
+      } else if (System.nanoTime() - completeSince >= settle.toNanos()) {
+        long checkpoints = cluster.completedCheckpoints(job);
+        LOG.info("All tables complete for {}; job still {}: cancelling it", settle, status);
+        cluster.cancel(job);
+        return new RunResult(job, false, cluster.status(job), checkpoints);
+      }
+      Thread.sleep(1000);
+    }
+    throw new AssertionError("Job " + job + " not complete within " + timeout + ": " + lastState);
+  }
+
+  /** How the first job of {@link #stopAndRestore} ends. */
+  enum StopMode {
+    /** Stop with a savepoint: sources stop, the savepoint completes, the job finishes. */
+    SAVEPOINT,
+    /** Cancel without a savepoint (like losing the whole job) and keep its last checkpoint. */
+    CANCEL_KEEP_CHECKPOINT
+  }
+
+  /** What {@link #stopAndRestore} saw. */
+  static final class RestoreOutcome {
+    final String restoredFrom;
+    final Map<String, ExactlyOnceCheck> afterStop;
+    final Map<String, ExactlyOnceCheck> afterRestore;
+    final long emittedByFirstJob;
+    final long emittedInTotal;
+    final RunResult secondJob;
+
+    RestoreOutcome(
+        String restoredFrom,
+        Map<String, ExactlyOnceCheck> afterStop,
+        Map<String, ExactlyOnceCheck> afterRestore,
+        long emittedByFirstJob,
+        long emittedInTotal,
+        RunResult secondJob) {
+      this.restoredFrom = restoredFrom;
+      this.afterStop = afterStop;
+      this.afterRestore = afterRestore;
+      this.emittedByFirstJob = emittedByFirstJob;
+      this.emittedInTotal = emittedInTotal;
+      this.secondJob = secondJob;
+    }
+  }
+
+  /**
+   * Runs a job over rows {@code 0 .. totalRows-1} until about {@code stopFraction} of them are
+   * emitted and two checkpoints completed, stops it ({@code mode}), checks that what is visible then
+   * is consistent, and starts a new job of the same shape from the savepoint or retained checkpoint;
+   * returns the checks once the second job has completed.
+   */
+  static RestoreOutcome stopAndRestore(
+      Path dir,
+      List<SinkUnderTest> sinks,
+      Orders orders,
+      long totalRows,
+      double rowsPerSecond,
+      double stopFraction,
+      StopMode mode,
+      Duration timeout)
+      throws Exception {
+    String logId = UUID.randomUUID().toString();
+    EmitLog log = EmitLog.create(logId, false);
+    FailureInjector.Plan noFailures = FailureInjector.none();
+    OrdersSource source =
+        OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
+    List<TableSpec> tables = tables(sinks);
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2 * PARALLELISM)) {
+      FlinkPipelineOptions first = options(cluster, "restore-first");
+      if (mode == StopMode.CANCEL_KEEP_CHECKPOINT) {
+        first.setExternalizedCheckpointsEnabled(true);
+        first.setRetainExternalizedCheckpointsOnCancellation(true);
+      }
+      JobID job1 = cluster.submit(pipeline(first, source, noFailures, sinks));
+      cluster.awaitAllTasksRunning(job1, Duration.ofSeconds(60));
+      cluster.awaitCompletedCheckpoints(job1, 2, Duration.ofSeconds(60));
+      awaitEmitted(log, (long) (totalRows * stopFraction), timeout);
+
+      String restorePath;
+      if (mode == StopMode.SAVEPOINT) {
+        restorePath = cluster.stopWithSavepoint(job1);
+        cluster.awaitTermination(job1, Duration.ofSeconds(60));
+      } else {
+        cluster.cancel(job1);
+        restorePath =
+            cluster
+                .latestRetainedCheckpoint(job1)
+                .orElseThrow(() -> new AssertionError("no retained checkpoint of " + job1))
+                .toString();
+      }
+      long emittedByFirst = log.emissions();
+      LOG.info("First job {} stopped ({}) after {} emitted rows; restoring from {}", job1, mode, emittedByFirst, restorePath);
+      Map<String, ExactlyOnceCheck> afterStop = check(tables, orders, totalRows);
+
+      FlinkPipelineOptions second = options(cluster, "restore-second");
+      second.setSavepointPath(restorePath);
+      second.setAllowNonRestoredState(false);
+      // the same source, marked as restoring: works around apache/beam#31313 (see OrdersSource)
+      OrdersSource restoring = source.restoring();
+      JobID job2 = cluster.submit(pipeline(second, restoring, noFailures, sinks));
+      RunResult run = awaitCompletion(cluster, job2, log, tables, totalRows, Duration.ofSeconds(3), timeout);
+      LOG.info("Second job: {}", run);
+      Map<String, ExactlyOnceCheck> afterRestore = check(tables, orders, totalRows);
+      return new RestoreOutcome(restorePath, afterStop, afterRestore, emittedByFirst, log.emissions(), run);
+    } finally {
+      EmitLog.remove(logId);
+      FailureInjector.forget(noFailures);
+    }
+  }
+
+  /** What {@link #runWithFailures} saw. */
+  static final class FailureOutcome {
+    final FailureInjector.Plan plan;
+    final RunResult run;
+    final Map<String, ExactlyOnceCheck> checks;
+    /** Rows the source emitted, replays after restores included. */
+    final long emitted;
+
+    FailureOutcome(
+        FailureInjector.Plan plan, RunResult run, Map<String, ExactlyOnceCheck> checks, long emitted) {
+      this.plan = plan;
+      this.run = run;
+      this.checks = checks;
+      this.emitted = emitted;
+    }
+  }
+
+  /**
+   * Runs one job over rows {@code 0 .. totalRows-1} with {@code failures} injected failures at
+   * random record counts (drawn with {@code seed} between 5% and 90% of the rows, so all happen)
+   * and returns the checks of every table once the job has completed.
+   */
+  static FailureOutcome runWithFailures(
+      Path dir,
+      List<SinkUnderTest> sinks,
+      Orders orders,
+      long totalRows,
+      double rowsPerSecond,
+      int failures,
+      long seed,
+      Duration timeout)
+      throws Exception {
+    FailureInjector.Plan plan =
+        FailureInjector.random(seed, failures, Math.max(1, totalRows / 20), totalRows * 9 / 10);
+    LOG.info("Failure plan: {}", plan);
+    String logId = UUID.randomUUID().toString();
+    EmitLog log = EmitLog.create(logId, false);
+    OrdersSource source =
+        OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
+    List<TableSpec> tables = tables(sinks);
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), PARALLELISM)) {
+      JobID job = cluster.submit(pipeline(options(cluster, "failures"), source, plan, sinks));
+      RunResult run = awaitCompletion(cluster, job, log, tables, totalRows, Duration.ofSeconds(3), timeout);
+      LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
+      return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions());
+    } finally {
+      FailureInjector.forget(plan);
+      EmitLog.remove(logId);
+    }
+  }
+
+  /** Tables of {@code sinks}. */
+  static List<TableSpec> tables(List<SinkUnderTest> sinks) {
+    List<TableSpec> tables = new ArrayList<>();
+    sinks.forEach(s -> tables.add(s.table));
+    return tables;
+  }
+
+  /** Checks every table (in order) against rows {@code 0 .. totalRows-1}. */
+  static Map<String, ExactlyOnceCheck> check(List<TableSpec> tables, Orders orders, long totalRows)
+      throws Exception {
+    Map<String, ExactlyOnceCheck> checks = new LinkedHashMap<>();
+    for (TableSpec table : tables) {
+      ExactlyOnceCheck check = ExactlyOnceCheck.of(table, orders, totalRows);
+      LOG.info("{}", check);
+      checks.put(table.name(), check);
+    }
+    return checks;
+  }
+
+  /** Waits until the source has emitted {@code rows} rows (replays included). */
+  static void awaitEmitted(EmitLog log, long rows, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (log.emissions() < rows) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Source emitted only " + log.emissions() + " < " + rows + " rows in " + timeout);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  static Path tablePath(Path dir, String name) {
+    return dir.resolve("tables").resolve(name);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.filetables.tests.streaming;
+
+import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.table.TableOptions;
+import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
+import dev.filetables.transforms.FileTableIO;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The FileTables streaming sinks under test: orders tables written with {@link FileTableIO#write}. */
+final class StreamingTables {
+  private StreamingTables() {}
+
+  /**
+   * A JSON table that also rolls by size (64 kb, several times between checkpoints) and a Parquet
+   * table that rolls by time only; both roll within about a second so files are published while the
+   * job runs, not only at its end.
+   */
+  static List<SinkUnderTest> jsonAndParquet(Path dir) {
+    return List.of(
+        fileTable(
+            dir,
+            "orders_json",
+            "json",
+            Map.of(
+                TableOptions.ROLLING_FILE_SIZE, "64kb",
+                TableOptions.ROLLING_ROLLOVER_INTERVAL, "2 s",
+                TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 s",
+                TableOptions.ROLLING_CHECK_INTERVAL, "500 ms")),
+        fileTable(
+            dir,
+            "orders_parquet",
+            "parquet",
+            Map.of(
+                TableOptions.ROLLING_ROLLOVER_INTERVAL, "1 s",
+                TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 s",
+                TableOptions.ROLLING_CHECK_INTERVAL, "500 ms")));
+  }
+
+  static SinkUnderTest fileTable(Path dir, String name, String format, Map<String, String> options) {
+    return new SinkUnderTest(
+        Orders.table(name, StreamingScenarios.tablePath(dir, name).toString(), format, options),
+        FileTableIO::write);
+  }
+
+  /** Visible files whose name is not a published part file name ({@code part-<uuid>-<writer>-<n><ext>}). */
+  static List<Path> strangeVisibleFiles(TableContents contents) {
+    List<Path> strange = new ArrayList<>();
+    for (TableContents.VisibleFile file : contents.files()) {
+      String name = file.path().getFileName().toString();
+      if (PartFileName.parse(name).map(PartFileName.Parts::inProgress).orElse(true)) {
+        strange.add(file.path());
+      }
+    }
+    return strange;
+  }
+}
