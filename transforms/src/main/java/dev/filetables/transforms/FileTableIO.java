@@ -12,6 +12,7 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.PartFiles;
 import dev.filetables.transforms.sink.PublishFiles;
 import dev.filetables.transforms.sink.SinkInputCheck;
+import dev.filetables.transforms.sink.StreamingWrite;
 import dev.filetables.transforms.sink.WriteRows;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
@@ -34,8 +35,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Batch reading and writing of file tables: Hive-style partitioned directories of csv, json, avro or
- * parquet files, configured by a {@link TableSpec} with Flink filesystem connector options.
+ * Reading and writing file tables: Hive-style partitioned directories of csv, json, avro or parquet
+ * files, configured by a {@link TableSpec} with Flink filesystem connector options. {@link #write}
+ * takes bounded input (the batch write described below) and unbounded input (the streaming sink:
+ * rolling files published at checkpoints, see {@link StreamingWrite} for its design).
  *
  * <pre>{@code
  * TableSpec table = DdlParser.parse("CREATE TABLE t (...) PARTITIONED BY (dt) WITH (...)");
@@ -43,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * PCollection<Row> read = pipeline.apply(FileTableIO.read(table).withPartitionFilter("dt >= '2020-05-20'"));
  * }</pre>
  *
- * <h2>How a write keeps readers from seeing partial data</h2>
+ * <h2>How a batch write keeps readers from seeing partial data</h2>
  *
  * <p>Writers only ever create <em>hidden</em> files ({@code .part-<uuid>-<writer>-<n><ext>.inprogress}):
  * every reader of the layout (this one, Flink, Spark, Hive, DuckDB globs on the extension) skips names
@@ -64,7 +67,11 @@ import org.slf4j.LoggerFactory;
  * whose visible name exists was already published; leftover deletion tolerates files already gone.
  * A write that fails as a whole leaves only hidden files, which readers ignore.
  *
- * <h2>Writers</h2>
+ * <h2>Batch writers</h2>
+ *
+ * <p>Bounded input keeps this stateless path rather than the streaming sink's stateful one: on
+ * Flink batch a bundle is a whole task, so per-bundle writers already give one file per
+ * (partition, task) without putting every row through keyed state.
  *
  * <ul>
  *   <li>Default: each bundle keeps one open file per partition and rolls it at
@@ -90,7 +97,10 @@ public final class FileTableIO {
 
   /** Writes rows with the table's physical columns; outputs the published files. */
   public static Write write(TableSpec table) {
-    return new AutoValue_FileTableIO_Write.Builder().setTable(table).build();
+    return new AutoValue_FileTableIO_Write.Builder()
+        .setTable(table)
+        .setBufferSize(StreamingWrite.DEFAULT_BUFFER_SIZE)
+        .build();
   }
 
   /** Reads the table's rows (physical and metadata columns). */
@@ -108,13 +118,52 @@ public final class FileTableIO {
 
     public abstract TableSpec getTable();
 
+    public abstract long getBufferSize();
+
+    public abstract @Nullable String getWriteUuid();
+
     abstract Builder toBuilder();
 
     @AutoValue.Builder
     abstract static class Builder {
       abstract Builder setTable(TableSpec table);
 
+      abstract Builder setBufferSize(long bytes);
+
+      abstract Builder setWriteUuid(@Nullable String uuid);
+
       abstract Write build();
+    }
+
+    /**
+     * Unbounded input only: estimated bytes of rows an open part file keeps in state before they are
+     * written out as a hidden segment (default 16 MB, capped at the rolling file size). Bounds the
+     * state per open file; for Parquet it is also about the size of a row group before compression.
+     */
+    public Write withBufferSize(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("buffer size must be positive, got " + bytes);
+      }
+      return toBuilder().setBufferSize(bytes).build();
+    }
+
+    /**
+     * The write id in part file names, {@code part-<uuid>-<writer>-<counter>} (default: a random UUID
+     * chosen when the pipeline is built). Pass the same id to {@code PartitionCommit.withWriteUuid}.
+     * For a streaming job restarted from a savepoint, keeping the id lets the new run recognise the
+     * old run's hidden files (clean-up of failed attempts, the commit's wait for in-progress files).
+     * Different writes into one table must never share an id (each run of a batch pipeline is a
+     * write of its own: leave it unset there). Letters, digits and '-' only.
+     */
+    public Write withWriteUuid(String uuid) {
+      checkArgumentNotNull(uuid, "write uuid must not be null");
+      if (!uuid.matches("[A-Za-z0-9-]+")) {
+        throw new IllegalArgumentException(
+            "A write uuid may hold letters, digits and '-' only (it is part of file names), got '"
+                + uuid
+                + "'");
+      }
+      return toBuilder().setWriteUuid(uuid).build();
     }
 
     @Override
@@ -126,10 +175,6 @@ public final class FileTableIO {
             "FileTableIO.write(`" + table.name() + "`) needs a PCollection<Row> with a schema"
                 + " (use setRowSchema or a schema-aware transform)");
       }
-      if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
-        throw new IllegalArgumentException(
-            "FileTableIO.write(`" + table.name() + "`) is a batch sink; the input is unbounded");
-      }
       SinkInputCheck.check(table, input.getSchema());
       OptionalInt parallelism = options.sinkParallelism();
       if (parallelism.isPresent() && parallelism.getAsInt() <= 0) {
@@ -139,14 +184,20 @@ public final class FileTableIO {
       }
       if (options.autoCompaction()) {
         LOG.warn(
-            "Table `{}`: '{}' is not supported by the batch write yet; files are not compacted",
+            "Table `{}`: '{}' is not supported by the write yet; files are not compacted",
             table.name(),
             TableOptions.AUTO_COMPACTION);
       }
       FileFormat format = FileFormats.of(options); // fails here, not on a worker, for a bad format
       PartFiles files =
-          new PartFiles(options.rootPath(), UUID.randomUUID().toString(), format.extension());
+          new PartFiles(
+              options.rootPath(),
+              getWriteUuid() != null ? getWriteUuid() : UUID.randomUUID().toString(),
+              format.extension());
 
+      if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+        return input.apply("StreamingWrite", new StreamingWrite(table, files, getBufferSize()));
+      }
       PCollection<Row> rows = input;
       if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
         // files are per partition, not per window; the publisher needs one global group
@@ -173,7 +224,10 @@ public final class FileTableIO {
                   .withLabel("Rolling file size (bytes)"))
           .add(
               DisplayData.item("shuffleByPartition", options.shuffleByPartition())
-                  .withLabel("Shuffle by partition"));
+                  .withLabel("Shuffle by partition"))
+          .add(
+              DisplayData.item("bufferSize", getBufferSize())
+                  .withLabel("Rows buffered in state per open file, unbounded input (bytes)"));
       if (options.sinkParallelism().isPresent()) {
         builder.add(
             DisplayData.item("sinkParallelism", options.sinkParallelism().getAsInt())

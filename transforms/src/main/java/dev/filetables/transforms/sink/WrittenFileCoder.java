@@ -6,16 +6,19 @@ import java.io.OutputStream;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.CoderProvider;
 import org.apache.beam.sdk.coders.CoderProviders;
+import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.values.TypeDescriptor;
+import org.joda.time.Instant;
 
-/** Deterministic coder for {@link WrittenFile}: two strings and two var-longs, in field order. */
+/** Deterministic coder for {@link WrittenFile}: two strings, two var-longs and two instants, in field order. */
 public final class WrittenFileCoder extends AtomicCoder<WrittenFile> {
   private static final long serialVersionUID = 1L;
   private static final WrittenFileCoder INSTANCE = new WrittenFileCoder();
   private static final StringUtf8Coder STRING = StringUtf8Coder.of();
   private static final VarLongCoder LONG = VarLongCoder.of();
+  private static final InstantCoder INSTANT = InstantCoder.of();
 
   public static WrittenFileCoder of() {
     return INSTANCE;
@@ -32,6 +35,8 @@ public final class WrittenFileCoder extends AtomicCoder<WrittenFile> {
     STRING.encode(value.path(), out);
     LONG.encode(value.rowCount(), out);
     LONG.encode(value.sizeBytes(), out);
+    INSTANT.encode(value.minTimestamp(), out);
+    INSTANT.encode(value.maxTimestamp(), out);
   }
 
   @Override
@@ -40,7 +45,9 @@ public final class WrittenFileCoder extends AtomicCoder<WrittenFile> {
     String path = STRING.decode(in);
     long rowCount = LONG.decode(in);
     long sizeBytes = LONG.decode(in);
-    return WrittenFile.of(partitionPath, path, rowCount, sizeBytes);
+    Instant minTimestamp = INSTANT.decode(in);
+    Instant maxTimestamp = INSTANT.decode(in);
+    return WrittenFile.of(partitionPath, path, rowCount, sizeBytes, minTimestamp, maxTimestamp);
   }
 
   @Override

@@ -5,7 +5,6 @@ import dev.filetables.io.format.internal.Decimals;
 import dev.filetables.io.format.internal.TimeValues;
 import dev.filetables.io.table.ColumnType;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Map;
@@ -128,8 +127,8 @@ final class RowWriteSupport extends WriteSupport<Row> {
   private static ValueWriter writerFor(ColumnType type, int decimalPrecision) {
     switch (type) {
       case STRING:
-        // a byte-array Binary hashes and compares faster in dictionaries than fromString's ByteBuffer one
-        return (c, v) -> c.addBinary(Binary.fromConstantByteArray(((String) v).getBytes(StandardCharsets.UTF_8)));
+        StringBinaries binaries = new StringBinaries(); // one per column: values repeat within a column
+        return (c, v) -> c.addBinary(binaries.of((String) v));
       case BOOLEAN:
         return (c, v) -> c.addBoolean((Boolean) v);
       case INT:

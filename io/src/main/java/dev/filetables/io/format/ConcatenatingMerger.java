@@ -1,0 +1,32 @@
+package dev.filetables.io.format;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Merges files of a line-oriented format by appending their bytes: valid when every record ends with
+ * a line break and files carry no header or footer (FileTables' csv and json writers).
+ */
+public final class ConcatenatingMerger implements FileMerger {
+  private static final long serialVersionUID = 1L;
+
+  public static final ConcatenatingMerger INSTANCE = new ConcatenatingMerger();
+
+  private ConcatenatingMerger() {}
+
+  @Override
+  public void merge(List<Path> inputs, OutputStream out) throws IOException {
+    try (OutputStream target = out) {
+      for (Path input : inputs) {
+        Files.copy(input, target);
+      }
+    }
+  }
+
+  private Object readResolve() {
+    return INSTANCE;
+  }
+}

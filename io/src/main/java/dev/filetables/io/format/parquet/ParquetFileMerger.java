@@ -1,0 +1,82 @@
+package dev.filetables.io.format.parquet;
+
+import dev.filetables.io.format.FileMerger;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Merges Parquet files by copying their row groups byte for byte (column chunks stay compressed and
+ * encoded) behind one new footer. The merged file has the schema and key-value metadata of the first
+ * input; every input must have that schema (true for the segments of one part file). Row groups are
+ * not combined: a merged file has as many row groups as its inputs together.
+ */
+public final class ParquetFileMerger implements FileMerger {
+  private static final long serialVersionUID = 1L;
+
+  private final ParquetOptions options;
+
+  public ParquetFileMerger(ParquetOptions options) {
+    this.options = options;
+  }
+
+  @Override
+  public void merge(List<Path> inputs, OutputStream out) throws IOException {
+    if (inputs.isEmpty()) {
+      out.close();
+      throw new IllegalArgumentException("Nothing to merge: no input files");
+    }
+    ParquetFileWriter writer = null;
+    MessageType schema = null;
+    Map<String, String> metadata = null;
+    boolean ended = false;
+    try {
+      for (Path input : inputs) {
+        try (FileChannel channel = FileChannel.open(input, StandardOpenOption.READ);
+            ParquetFileReader reader =
+                new ParquetFileReader(new ChannelInputFile(channel, channel.size()), readOptions())) {
+          FileMetaData meta = reader.getFooter().getFileMetaData();
+          if (writer == null) {
+            schema = meta.getSchema();
+            metadata = meta.getKeyValueMetaData();
+            writer =
+                new ParquetFileWriter(
+                    new StreamOutputFile(out),
+                    schema,
+                    ParquetFileWriter.Mode.OVERWRITE,
+                    options.rowGroupSize(),
+                    0);
+            writer.start();
+          } else if (!schema.equals(meta.getSchema())) {
+            throw new IOException(
+                "Cannot merge " + input + " into a file started from " + inputs.get(0)
+                    + ": its schema " + meta.getSchema() + " differs from " + schema);
+          }
+          reader.appendTo(writer);
+        }
+      }
+      writer.end(metadata);
+      ended = true;
+    } finally {
+      if (!ended) {
+        out.close(); // a failed merge: the caller discards the output
+      }
+    }
+  }
+
+  private ParquetReadOptions readOptions() {
+    return ParquetReadOptions.builder()
+        .withCodecFactory(new CodecFactory(options.hadoopConf(), 0))
+        .build();
+  }
+}

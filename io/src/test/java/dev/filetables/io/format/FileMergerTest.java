@@ -1,0 +1,240 @@
+package dev.filetables.io.format;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.values.Row;
+import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import dev.filetables.io.format.parquet.ChannelInputFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Merging files of each format: all rows of all inputs come back, in order, and units are copied. */
+class FileMergerTest {
+  static {
+    System.setProperty("org.slf4j.simpleLogger.log.org.apache.parquet", "error");
+    System.setProperty("org.slf4j.simpleLogger.log.org.apache.hadoop", "warn");
+  }
+
+  private static final Schema SCHEMA = BulkFormatContractTest.ALL_TYPES;
+
+  @TempDir Path dir;
+
+  private static FileFormat format(String name) {
+    return FileFormats.forName(name, Map.of());
+  }
+
+  /** Three segments as the streaming sink writes them: special rows, then random batches. */
+  private List<List<Row>> segments() {
+    return List.of(
+        BulkFormatContractTest.specialRows(),
+        BulkFormatContractTest.randomRows(300, 7),
+        BulkFormatContractTest.randomRows(1, 8));
+  }
+
+  private Path writeFile(FileFormat format, String name, List<Row> rows) throws IOException {
+    Path file = dir.resolve(name);
+    try (RowWriter writer = format.createWriter(Files.newOutputStream(file), SCHEMA)) {
+      for (Row row : rows) {
+        writer.write(row);
+      }
+    }
+    return file;
+  }
+
+  private static byte[] merge(FileMerger merger, List<Path> inputs) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    merger.merge(inputs, out);
+    return out.toByteArray();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  void mergedFileHoldsAllRowsOfAllInputsInOrder(String name) throws IOException {
+    FileFormat format = format(name);
+    List<Path> inputs = new ArrayList<>();
+    List<Row> expected = new ArrayList<>();
+    int i = 0;
+    for (List<Row> rows : segments()) {
+      Path input = writeFile(format, "seg-" + i++, rows);
+      inputs.add(input);
+      // what the format reads back from each input (row formats may normalise some values)
+      expected.addAll(BulkFormatContractTest.readAll(format, Files.readAllBytes(input), SCHEMA));
+    }
+    byte[] merged = merge(FileMergers.of(format, SCHEMA), inputs);
+    assertEquals(expected, BulkFormatContractTest.readAll(format, merged, SCHEMA));
+
+    // and the merged file still splits into ranges that read every row exactly once
+    List<Row> byRanges = new ArrayList<>();
+    try (SeekableInMemoryByteChannel channel = new SeekableInMemoryByteChannel(merged)) {
+      for (ByteRange range : format.split(channel, merged.length, 700)) {
+        byRanges.addAll(BulkFormatContractTest.read(format, merged, range, SCHEMA));
+      }
+    }
+    assertEquals(expected, byRanges);
+  }
+
+  @Test
+  void bulkFormatsKeepTheirRowsExactly() throws IOException {
+    for (String name : List.of("avro", "parquet")) {
+      FileFormat format = format(name);
+      List<Path> inputs = new ArrayList<>();
+      List<Row> expected = new ArrayList<>();
+      int i = 0;
+      for (List<Row> rows : segments()) {
+        inputs.add(writeFile(format, name + "-" + i++, rows));
+        expected.addAll(rows);
+      }
+      assertEquals(expected, BulkFormatContractTest.readAll(format, merge(FileMergers.of(format, SCHEMA), inputs), SCHEMA), name);
+    }
+  }
+
+  @Test
+  void rowFormatsAreConcatenatedByteForByte() throws IOException {
+    FileFormat format = format("csv");
+    Path a = writeFile(format, "a", BulkFormatContractTest.specialRows());
+    Path b = writeFile(format, "b", BulkFormatContractTest.randomRows(20, 1));
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    expected.write(Files.readAllBytes(a));
+    expected.write(Files.readAllBytes(b));
+    assertArrayEquals(expected.toByteArray(), merge(FileMergers.of(format, SCHEMA), List.of(a, b)));
+  }
+
+  @Test
+  void parquetRowGroupsAreCopiedNotRewritten() throws IOException {
+    FileFormat format = format("parquet");
+    List<Path> inputs = new ArrayList<>();
+    int groups = 0;
+    for (int i = 0; i < 3; i++) {
+      Path input = writeFile(format, "p" + i, BulkFormatContractTest.randomRows(50, i));
+      inputs.add(input);
+      groups += parquetRowGroups(Files.readAllBytes(input));
+    }
+    byte[] merged = merge(FileMergers.of(format, SCHEMA), inputs);
+    assertEquals(groups, parquetRowGroups(merged));
+  }
+
+  @Test
+  void avroBlocksAreCopiedNotRewritten() throws IOException {
+    FileFormat format = FileFormats.forName("avro", Map.of("sync-interval", "1000"));
+    List<Path> inputs = new ArrayList<>();
+    int blocks = 0;
+    for (int i = 0; i < 3; i++) {
+      Path input = writeFile(format, "a" + i, BulkFormatContractTest.randomRows(100, i));
+      inputs.add(input);
+      blocks += avroBlocks(Files.readAllBytes(input));
+    }
+    assertTrue(blocks > 3, "the inputs have several blocks each");
+    byte[] merged = merge(FileMergers.of(format, SCHEMA), inputs);
+    assertEquals(blocks, avroBlocks(merged));
+  }
+
+  @Test
+  void singleInputMergesIntoAnEquivalentFile() throws IOException {
+    for (String name : List.of("csv", "json", "avro", "parquet")) {
+      FileFormat format = format(name);
+      Path only = writeFile(format, name, BulkFormatContractTest.randomRows(10, 3));
+      byte[] merged = merge(FileMergers.of(format, SCHEMA), List.of(only));
+      assertEquals(
+          BulkFormatContractTest.readAll(format, Files.readAllBytes(only), SCHEMA),
+          BulkFormatContractTest.readAll(format, merged, SCHEMA),
+          name);
+    }
+  }
+
+  @Test
+  void avroRejectsInputsOfAnotherCodec() throws IOException {
+    Path snappy = writeFile(format("avro"), "snappy", BulkFormatContractTest.randomRows(5, 1));
+    Path deflate =
+        writeFile(FileFormats.forName("avro", Map.of("codec", "deflate")), "deflate", BulkFormatContractTest.randomRows(5, 2));
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> merge(FileMergers.of(format("avro"), SCHEMA), List.of(snappy, deflate)));
+    assertTrue(e.getMessage().contains("codec"), e.getMessage());
+  }
+
+  @Test
+  void otherFormatsAreMergedByRewriting() throws IOException {
+    // a format FileMergers does not know, that can read what it writes: csv behind a wrapper
+    FileFormat csv = format("csv");
+    FileFormat wrapped =
+        new FileFormat() {
+          @Override
+          public String name() {
+            return "wrapped";
+          }
+
+          @Override
+          public String extension() {
+            return ".w";
+          }
+
+          @Override
+          public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
+            return csv.createWriter(out, fileSchema);
+          }
+
+          @Override
+          public List<ByteRange> split(
+              java.nio.channels.SeekableByteChannel file, long fileSize, long targetRangeSize)
+              throws IOException {
+            return csv.split(file, fileSize, targetRangeSize);
+          }
+
+          @Override
+          public RowReader createReader(
+              java.nio.channels.SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema)
+              throws IOException {
+            return csv.createReader(file, fileSize, range, fileSchema);
+          }
+        };
+    FileMerger merger = FileMergers.of(wrapped, SCHEMA);
+    assertTrue(merger instanceof RewritingMerger);
+    Path a = writeFile(wrapped, "a", BulkFormatContractTest.randomRows(5, 1));
+    Path b = writeFile(wrapped, "b", BulkFormatContractTest.randomRows(5, 2));
+    List<Row> expected = new ArrayList<>(BulkFormatContractTest.readAll(csv, Files.readAllBytes(a), SCHEMA));
+    expected.addAll(BulkFormatContractTest.readAll(csv, Files.readAllBytes(b), SCHEMA));
+    assertEquals(expected, BulkFormatContractTest.readAll(csv, merge(merger, List.of(a, b)), SCHEMA));
+  }
+
+  private static int parquetRowGroups(byte[] file) throws IOException {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(new ChannelInputFile(new SeekableInMemoryByteChannel(file), file.length))) {
+      return reader.getFooter().getBlocks().size();
+    }
+  }
+
+  /** Number of data blocks, counted by their record counts (exact, unlike sync positions). */
+  private static int avroBlocks(byte[] file) throws IOException {
+    int blocks = 0;
+    try (DataFileStream<Object> stream =
+        new DataFileStream<>(new java.io.ByteArrayInputStream(file), new GenericDatumReader<>())) {
+      while (stream.hasNext()) {
+        long records = stream.getBlockCount();
+        for (long i = 0; i < records; i++) {
+          stream.next();
+        }
+        blocks++;
+      }
+    }
+    return blocks;
+  }
+
+}

@@ -1,0 +1,403 @@
+package dev.filetables.transforms.sink;
+
+import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.format.FileFormat;
+import dev.filetables.io.format.FileFormats;
+import dev.filetables.io.format.FileMerger;
+import dev.filetables.io.format.FileMergers;
+import dev.filetables.io.table.TableSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.state.BagState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.Row;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The streaming sink's writer: per {@link WriterKey} at most one open part file, kept entirely in
+ * keyed state, rolled by {@link RollingPolicy}, and emitted as a hidden {@link WrittenFile} for the
+ * publisher. See {@link StreamingWrite} for why the design guarantees exactly-once output.
+ *
+ * <h3>State per key (cleared when the file closes)</h3>
+ *
+ * <ul>
+ *   <li>{@code file}: an {@link OpenFile} (name, times, counts, number of segments written);
+ *   <li>{@code rows}: the rows not yet in a segment, at most about {@link RollingPolicy#bufferSize}
+ *       estimated bytes; when full they are written as the next segment and the bag is emptied;
+ *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
+ *       check-interval grid;
+ *   <li>timer {@code end} (event time, end of the global window): closes the file when the input
+ *       ends (bounded input, drain).
+ * </ul>
+ *
+ * Only {@code lastCounter}, the counter of the key's latest file, outlives the file, together with
+ * the timer {@code forget}: it keeps counters increasing and tells which hidden files of this writer
+ * a failed attempt left behind, and it is dropped once all the key's files are published.
+ *
+ * <h3>Leftovers of failed attempts</h3>
+ *
+ * After a restore, the files a failed attempt opened after the checkpoint are unknown to the
+ * restored state; the partition commit would wait for them forever. They are exactly this writer's
+ * hidden files with a counter above {@code lastCounter} (counters only grow, and every file that may
+ * still be published was opened before), so the writer deletes them when it opens its next file,
+ * and those above the closing file's counter when it closes a file (a file open in the restored
+ * state may have been closed and followed by others in the failed attempt). Rows are assigned to
+ * writers by a function of the row ({@link AssignWritersFn}), so the replayed rows reach the same
+ * writer and trigger this. The {@code forget} timer cleans up once more before dropping
+ * {@code lastCounter}, which it only does when no hidden file of the key is left, so a file that
+ * still waits for its checkpoint is never mistaken for a leftover.
+ *
+ * <h3>Watermark</h3>
+ *
+ * Both timers carry the smallest event timestamp of the open file's rows as output timestamp, which
+ * holds the output watermark there until the file is emitted; files closed by a timer are emitted
+ * at that timestamp, files closed by size at the timestamp of the row that filled them. Closing
+ * clears both timers and so releases the hold; idle files close by inactivity, so an idle partition
+ * never holds the watermark for longer than inactivity-interval + check-interval.
+ */
+class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
+  private static final Logger LOG = LoggerFactory.getLogger(RollingWriterFn.class);
+
+  private static final String FILE = "file";
+  private static final String ROWS = "rows";
+  private static final String CHECK = "check";
+  private static final String END = "end";
+  private static final String LAST_COUNTER = "lastCounter";
+  private static final String FORGET = "forget";
+
+  /** How long after its last file closed a key first tries to drop its {@code lastCounter}. */
+  static final Duration FORGET_AFTER = Duration.standardMinutes(1);
+
+  @StateId(FILE)
+  private final StateSpec<ValueState<OpenFile>> fileSpec = StateSpecs.value(OpenFile.Coder.of());
+
+  @StateId(ROWS)
+  private final StateSpec<BagState<Row>> rowsSpec;
+
+  @TimerId(CHECK)
+  private final TimerSpec checkSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  @TimerId(END)
+  private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  @StateId(LAST_COUNTER)
+  private final StateSpec<ValueState<Long>> lastCounterSpec = StateSpecs.value(VarLongCoder.of());
+
+  @TimerId(FORGET)
+  private final TimerSpec forgetSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  private final TableSpec table;
+  private final Schema fileSchema;
+  private final PartFiles files;
+  private final RollingPolicy policy;
+  /** The runner's commit interval (Flink checkpoint interval) in ms, 0 when rolls are not aligned. */
+  private final long commitInterval;
+
+  private transient FileFormat format;
+  private transient FileMerger merger;
+  private transient boolean commitWatched;
+
+  /**
+   * @param commitInterval the runner's commit (checkpoint) interval in ms to time rolls just before
+   *     checkpoints (see {@link RollingPolicy#nextAligned}), or 0; ignored unless the policy {@link
+   *     RollingPolicy#alignsTo aligns to it}
+   */
+  RollingWriterFn(TableSpec table, PartFiles files, RollingPolicy policy, long commitInterval) {
+    this.table = table;
+    this.fileSchema = table.fileSchema();
+    this.files = files;
+    this.policy = policy;
+    this.commitInterval = policy.alignsTo(commitInterval) ? commitInterval : 0;
+    this.rowsSpec = StateSpecs.bag(RowCoder.of(fileSchema));
+  }
+
+  @Setup
+  public void setup() {
+    format = FileFormats.of(table.options());
+    merger = FileMergers.of(format, fileSchema);
+  }
+
+  @StartBundle
+  public void startBundle() {
+    commitWatched = false;
+  }
+
+  @ProcessElement
+  public void processElement(
+      @Element KV<WriterKey, Row> element,
+      @Timestamp Instant timestamp,
+      @StateId(FILE) ValueState<OpenFile> fileState,
+      @StateId(ROWS) BagState<Row> rows,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
+      @TimerId(CHECK) Timer check,
+      @TimerId(END) Timer end,
+      @TimerId(FORGET) Timer forget,
+      BundleFinalizer finalizer,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    if (commitInterval > 0 && !commitWatched) {
+      // runs when the checkpoint covering this bundle completes: learns when checkpoints happen
+      String writeId = files.writeUuid();
+      finalizer.afterBundleCommit(
+          Instant.now().plus(Duration.standardHours(1)),
+          () -> CommitClock.committed(writeId, System.currentTimeMillis()));
+      commitWatched = true;
+    }
+    long now = check.getCurrentRelativeTime().getMillis();
+    OpenFile file = fileState.read();
+    boolean holdMoved;
+    if (file == null) {
+      file = open(element.getKey(), now, lastCounter);
+      holdMoved = true;
+    } else {
+      holdMoved = timestamp.getMillis() < file.minTimestamp;
+    }
+    Row row = element.getValue();
+    rows.add(row);
+    file.add(timestamp.getMillis(), RowSizes.estimate(row), now);
+
+    if (file.bufferedEstimate >= policy.bufferSize()) {
+      writeSegment(file, rows);
+    }
+    if (file.estimatedSize() >= policy.fileSize() && !file.sizeRatioKnown()) {
+      writeSegment(file, rows); // the estimate may be far off (compression): learn the real size
+    }
+    if (file.estimatedSize() >= policy.fileSize()) {
+      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
+      return;
+    }
+    fileState.write(file);
+    if (holdMoved) {
+      // allowed here: the new hold is this element's own timestamp
+      arm(file, now, check, end);
+    }
+  }
+
+  @OnTimer(CHECK)
+  public void onCheck(
+      OnTimerContext context,
+      @StateId(FILE) ValueState<OpenFile> fileState,
+      @StateId(ROWS) BagState<Row> rows,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
+      @TimerId(CHECK) Timer check,
+      @TimerId(END) Timer end,
+      @TimerId(FORGET) Timer forget,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    OpenFile file = fileState.read();
+    if (file == null) {
+      return;
+    }
+    long now = check.getCurrentRelativeTime().getMillis();
+    long fired = context.fireTimestamp().getMillis();
+    // A timer firing before its time means the runner is draining timers because the input ended
+    // (Flink does so before the final watermark): close now, or a re-armed timer would loop.
+    boolean inputEnded = fired > now;
+    if (inputEnded || isDue(file, Math.max(now, fired))) {
+      // emitted at the hold: the file's min timestamp
+      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
+    } else {
+      check
+          .withOutputTimestamp(new Instant(file.minTimestamp))
+          .set(new Instant(nextCheck(file, now)));
+    }
+  }
+
+  @OnTimer(END)
+  public void onEnd(
+      @StateId(FILE) ValueState<OpenFile> fileState,
+      @StateId(ROWS) BagState<Row> rows,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
+      @TimerId(CHECK) Timer check,
+      @TimerId(END) Timer end,
+      @TimerId(FORGET) Timer forget,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    OpenFile file = fileState.read();
+    if (file != null) {
+      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
+    }
+  }
+
+  /**
+   * Drops {@code lastCounter} once the key has no open file and no hidden file left (all published),
+   * after deleting leftovers of failed attempts; otherwise tries again later.
+   */
+  @OnTimer(FORGET)
+  public void onForget(
+      OnTimerContext context,
+      @Key WriterKey key,
+      @StateId(FILE) ValueState<OpenFile> fileState,
+      @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
+      @TimerId(FORGET) Timer forget)
+      throws IOException {
+    Long last = lastCounter.read();
+    if (last == null || fileState.read() != null) {
+      return; // a new file is open: its close sets the timer again
+    }
+    long now = forget.getCurrentRelativeTime().getMillis();
+    if (context.fireTimestamp().getMillis() > now) {
+      lastCounter.clear(); // the input ended (timers drained early): nothing follows
+      return;
+    }
+    Path dir = files.directory(key.partitionPath());
+    String uuid = files.writeUuid();
+    SegmentFiles.deleteHidden(dir, uuid, key.writerId(), counter -> counter > last);
+    boolean waiting = !SegmentFiles.hiddenFiles(dir, uuid, key.writerId(), counter -> true).isEmpty();
+    if (waiting || System.currentTimeMillis() <= last) {
+      forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
+    } else {
+      lastCounter.clear();
+    }
+  }
+
+  /**
+   * Opens the key's next file: deletes what failed attempts left (hidden files of this writer above
+   * the last counter, or all of them when the key has no counter, i.e. nothing of it is pending) and
+   * picks a counter above every earlier one.
+   */
+  private OpenFile open(WriterKey key, long now, ValueState<Long> lastCounter) throws IOException {
+    Long last = lastCounter.read();
+    int deleted =
+        SegmentFiles.deleteHidden(
+            files.directory(key.partitionPath()),
+            files.writeUuid(),
+            key.writerId(),
+            counter -> last == null || counter > last);
+    if (deleted > 0) {
+      LOG.info(
+          "Deleted {} hidden file(s) of writer {} in '{}' left by a failed attempt",
+          deleted,
+          key.writerId(),
+          key.partitionPath());
+    }
+    long counter = nextCounter(last);
+    lastCounter.write(counter);
+    return new OpenFile(
+        key.partitionPath(), files.inProgressName(key.writerId(), counter), counter, now);
+  }
+
+  /** Sets both timers with the file's minimum timestamp as their output timestamp (the hold). */
+  private void arm(OpenFile file, long now, Timer check, Timer end) {
+    Instant hold = new Instant(file.minTimestamp);
+    check.withOutputTimestamp(hold).set(new Instant(nextCheck(file, now)));
+    end.withOutputTimestamp(hold).set(GlobalWindow.INSTANCE.maxTimestamp());
+  }
+
+  /** The last completed commit point, when rolls are aligned to commit points and one was seen. */
+  private OptionalLong lastCommit() {
+    return commitInterval > 0 ? CommitClock.lastCommit(files.writeUuid()) : OptionalLong.empty();
+  }
+
+  private boolean isDue(OpenFile file, long now) {
+    return lastCommit().isPresent()
+        ? policy.isDueAligned(now, file.createdAt, file.lastWrite, commitInterval)
+        : policy.isDue(now, file.createdAt, file.lastWrite);
+  }
+
+  private long nextCheck(OpenFile file, long now) {
+    OptionalLong commit = lastCommit();
+    if (commit.isPresent()) {
+      return policy.nextAligned(file.createdAt, file.lastWrite, now, commit.getAsLong(), commitInterval);
+    }
+    if (commitInterval > 0) {
+      // no checkpoint seen yet: look again within a commit interval, aligned by then
+      return policy.nextCheck(file.createdAt, file.lastWrite, commitInterval);
+    }
+    return policy.nextCheck(file.createdAt, file.lastWrite);
+  }
+
+  private void writeSegment(OpenFile file, BagState<Row> rows) throws IOException {
+    if (file.bufferedRows == 0) {
+      return;
+    }
+    long bytes =
+        SegmentFiles.writeRows(
+            format,
+            fileSchema,
+            files.directory(file.partitionPath),
+            SegmentFiles.segmentName(file.name, file.segments),
+            rows.read());
+    file.segmentWritten(bytes);
+    rows.clear();
+  }
+
+  /**
+   * Finishes the hidden part file from its segments and buffered rows, clears the key's state and
+   * timers (releasing the watermark hold) and returns the file for the publisher. Segments stay on
+   * disk until the file is published: a restore to a checkpoint taken before this close needs them.
+   */
+  private WrittenFile close(
+      OpenFile file,
+      BagState<Row> rows,
+      Timer check,
+      Timer end,
+      Timer forget,
+      ValueState<OpenFile> fileState,
+      ValueState<Long> lastCounter)
+      throws IOException {
+    Path dir = files.directory(file.partitionPath);
+    String writer = PartFileName.parse(file.name).get().writer();
+    // a failed attempt may have closed this file and opened others: they are leftovers
+    SegmentFiles.deleteHidden(dir, files.writeUuid(), writer, counter -> counter > file.counter);
+    String target = file.name;
+    if (Files.exists(dir.resolve(PartFileName.visibleOf(target)))) {
+      // Only after a restore from a checkpoint older than this file's publication (e.g. an old
+      // savepoint): its rows were committed before and are being replayed. Never overwrite.
+      long counter = nextCounter(lastCounter.read());
+      lastCounter.write(counter);
+      target = files.inProgressName(writer, counter);
+      LOG.warn(
+          "{} was already published (restored from an older checkpoint?); writing the replayed rows"
+              + " as {} instead",
+          PartFileName.visibleOf(file.name),
+          target);
+    }
+    long size;
+    if (file.segments == 0) {
+      size = SegmentFiles.writeRows(format, fileSchema, dir, target, rows.read());
+    } else {
+      writeSegment(file, rows);
+      size = SegmentFiles.merge(merger, dir, file.name, file.segments, target);
+    }
+    rows.clear();
+    fileState.clear();
+    check.clear();
+    end.clear();
+    forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
+    return WrittenFile.of(
+        file.partitionPath,
+        dir.resolve(target).toString(),
+        file.rows,
+        size,
+        new Instant(file.minTimestamp),
+        new Instant(file.maxTimestamp));
+  }
+
+  /**
+   * Part file counters are wall-clock milliseconds at opening, kept strictly increasing per key by
+   * the key's last counter while it is known (many files in one millisecond, clocks of another
+   * machine after a failover). Once it is dropped (see {@code forget}), the wall clock has passed it.
+   */
+  private static long nextCounter(Long last) {
+    long now = System.currentTimeMillis();
+    return last == null ? now : Math.max(now, last + 1);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.filetables.transforms.sink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.filetables.io.files.PartFileName;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.direct.DirectRunner;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.runners.flink.FlinkRunner;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.util.CoderUtils;
+import org.apache.beam.sdk.values.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The streaming sink's small parts: state coders, segment names, size estimates, runner options. */
+class StreamingStateTest {
+  @TempDir Path dir;
+
+  @Test
+  void openFileStateRoundTrips() throws Exception {
+    OpenFile file = new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5);
+    file.add(42, 100, 7);
+    file.add(-3, 50, 9);
+    file.segmentWritten(60);
+    file.add(10, 30, 11);
+    OpenFile back =
+        CoderUtils.decodeFromByteArray(
+            OpenFile.Coder.of(), CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file));
+    assertEquals(
+        List.of("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5L, 11L, 3L, -3L, 42L, 1L, 30L, 1, 60L, 150L),
+        List.of(back.partitionPath, back.name, back.counter, back.createdAt, back.lastWrite, back.rows,
+            back.minTimestamp, back.maxTimestamp, back.bufferedRows, back.bufferedEstimate,
+            back.segments, back.segmentBytes, back.segmentEstimate));
+    // 60 bytes for 150 estimated: buffered rows count at that ratio
+    assertTrue(back.sizeRatioKnown());
+    assertEquals(60 + 12, back.estimatedSize());
+  }
+
+  @Test
+  void writerKeysCodeDeterministically() throws Exception {
+    WriterKey key = WriterKey.of("dt=2020-05-20/hour=1", 7);
+    byte[] bytes = CoderUtils.encodeToByteArray(WriterKeyCoder.of(), key);
+    assertEquals(key, CoderUtils.decodeFromByteArray(WriterKeyCoder.of(), bytes));
+    WriterKeyCoder.of().verifyDeterministic();
+    assertEquals("7", key.writerId());
+  }
+
+  @Test
+  void segmentNamesAreHiddenAndDerivedFromThePartFile() throws Exception {
+    String part = PartFileName.hidden("uuid-1", "2", 1700000000000L, ".parquet");
+    String segment = SegmentFiles.segmentName(part, 3);
+    assertEquals(".part-uuid-1-2-1700000000000.parquet.seg-3.inprogress", segment);
+    assertTrue(PartFileName.isHidden(segment));
+    assertTrue(PartFileName.isInProgress(segment));
+    assertFalse(segment.endsWith(".parquet"), "globs on the extension never match a segment");
+    assertThrows(IllegalArgumentException.class, () -> SegmentFiles.segmentName("part-x-1-2.csv", 0));
+
+    Files.writeString(dir.resolve(SegmentFiles.segmentName(part, 0)), "a");
+    Files.writeString(dir.resolve(SegmentFiles.segmentName(part, 9)), "a"); // a failed attempt's
+    Files.writeString(dir.resolve(part), "merged");
+    String other = PartFileName.hidden("uuid-1", "2", 1700000000001L, ".parquet");
+    Files.writeString(dir.resolve(SegmentFiles.segmentName(other, 0)), "b");
+    assertEquals(2, SegmentFiles.deleteSegments(dir, part));
+    assertTrue(Files.exists(dir.resolve(part)), "the part file itself stays");
+    assertTrue(Files.exists(dir.resolve(SegmentFiles.segmentName(other, 0))), "other files' segments stay");
+    assertEquals(0, SegmentFiles.deleteSegments(dir.resolve("gone"), part));
+  }
+
+  @Test
+  void rowSizeEstimatesGrowWithContent() {
+    Schema schema =
+        Schema.builder().addNullableField("s", Schema.FieldType.STRING).addNullableField("d", Schema.FieldType.DECIMAL).build();
+    long small = RowSizes.estimate(Row.withSchema(schema).addValues("a", BigDecimal.ONE).build());
+    long big = RowSizes.estimate(Row.withSchema(schema).addValues("a".repeat(100), new BigDecimal("12345678901234567890.123456789")).build());
+    long nulls = RowSizes.estimate(Row.withSchema(schema).addValues(null, null).build());
+    assertTrue(nulls < small && small + 99 < big, nulls + " " + small + " " + big);
+  }
+
+  @Test
+  void runnerOptionsAreReadWithoutARunnerDependency() {
+    FlinkPipelineOptions flink = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    flink.setRunner(FlinkRunner.class);
+    assertTrue(RunnerOptions.isFlink(flink));
+    assertEquals(-1, RunnerOptions.flinkCheckpointingInterval(flink));
+    flink.setCheckpointingInterval(2000L);
+    flink.setParallelism(5);
+    assertEquals(2000, RunnerOptions.flinkCheckpointingInterval(flink));
+    assertEquals(5, RunnerOptions.defaultWriters(flink));
+
+    // options created from arguments, never viewed as Flink options by the user
+    PipelineOptions parsed =
+        PipelineOptionsFactory.fromArgs("--runner=FlinkRunner", "--checkpointingInterval=700").create();
+    assertTrue(RunnerOptions.isFlink(parsed));
+    assertEquals(700, RunnerOptions.flinkCheckpointingInterval(parsed));
+
+    DirectOptions direct = PipelineOptionsFactory.as(DirectOptions.class);
+    direct.setRunner(DirectRunner.class);
+    direct.setTargetParallelism(3);
+    assertFalse(RunnerOptions.isFlink(direct));
+    assertEquals(3, RunnerOptions.defaultWriters(direct));
+  }
+}
