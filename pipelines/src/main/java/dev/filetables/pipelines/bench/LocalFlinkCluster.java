@@ -203,7 +203,11 @@ public final class LocalFlinkCluster implements AutoCloseable {
     return checkpointStats(job).getCounts().getNumberOfCompletedCheckpoints();
   }
 
+  /** Checkpoint statistics of a running or ended job. */
   public CheckpointStatsSnapshot checkpointStats(JobID job) throws Exception {
+    if (status(job).isGloballyTerminalState()) {
+      return cluster.getArchivedExecutionGraph(job).get(10, TimeUnit.SECONDS).getCheckpointStatsSnapshot();
+    }
     return executionGraph(job).getCheckpointStatsSnapshot();
   }
 

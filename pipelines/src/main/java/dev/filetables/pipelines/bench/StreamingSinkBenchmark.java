@@ -13,6 +13,7 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CompletedCheckpointStatsSummarySnapshot;
 import org.apache.flink.runtime.jobmaster.JobResult;
 
 /**
@@ -156,6 +157,13 @@ public final class StreamingSinkBenchmark {
       System.out.printf("  files: %d in %d partitions; per partition min %d / avg %.1f / max %d%n",
           contents.files().size(), perPartition.getCount(), perPartition.getMin(),
           perPartition.getAverage(), perPartition.getMax());
+      CompletedCheckpointStatsSummarySnapshot summary = cluster.checkpointStats(job).getSummaryStats();
+      System.out.printf(
+          "  checkpoints: state size max %s / avg %s, end-to-end duration max %s / avg %s%n",
+          BenchJobs.megabytes(summary.getStateSizeStats().getMaximum()),
+          BenchJobs.megabytes(summary.getStateSizeStats().getAverage()),
+          BenchJobs.seconds(summary.getEndToEndDurationStats().getMaximum()),
+          BenchJobs.seconds(summary.getEndToEndDurationStats().getAverage()));
       System.out.printf("  hidden files left: %d (%d in progress); unreadable visible files: %d%n",
           contents.hiddenFiles().size(), contents.inProgressFiles().size(),
           contents.unreadableFiles().size());
