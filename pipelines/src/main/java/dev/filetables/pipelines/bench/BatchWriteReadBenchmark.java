@@ -45,10 +45,7 @@ import org.apache.beam.sdk.values.Row;
  * comparison. A runnable program, not a test:
  *
  * <pre>
- * bin/filetables help >/dev/null     # builds once and caches the classpath
- * java --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED \
- *      --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$(cat pipelines/target/filetables-cli.classpath)" \
- *      dev.filetables.pipelines.bench.BatchWriteReadBenchmark --runner=both --baseline
+ * bin/filetables bench batch --runner=both --baseline --repeat=3
  * </pre>
  *
  * <p>Options: {@code --rows=N} (default 2,000,000 on Flink; on Direct {@value #DIRECT_DEFAULT_ROWS}
