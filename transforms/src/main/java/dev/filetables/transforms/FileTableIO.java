@@ -222,8 +222,13 @@ public final class FileTableIO {
       }
       if (PartitionCommit.isConfigured(table)) {
         // Commit only sees published (visible) files and also waits for this write's hidden files.
-        published.apply(
-            "CommitPartitions", PartitionCommit.of(table).withWriteUuid(files.writeUuid()));
+        PartitionCommit commit = PartitionCommit.of(table).withWriteUuid(files.writeUuid());
+        if (input.isBounded() == PCollection.IsBounded.BOUNDED) {
+          // No late data can follow the end of a bounded input, and a day-long processing-time
+          // "forget" timer would keep the Direct runner from finishing.
+          commit = commit.withStateRetention(org.joda.time.Duration.millis(1));
+        }
+        published.apply("CommitPartitions", commit);
       }
       return published;
     }
