@@ -151,7 +151,7 @@ final class DemoCommand {
     @ProcessElement
     public void process(@Element Long index, OutputReceiver<Row> out) {
       Row order = OrdersDataset.order(index, total, seed);
-      out.output(Row.withSchema(schema).addValues(order.getValues()).build());
+      out.output(Row.withSchema(schema).attachValues(order.getValues()));
     }
   }
 }

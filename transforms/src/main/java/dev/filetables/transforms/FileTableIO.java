@@ -11,6 +11,11 @@ import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.PartFiles;
 import dev.filetables.transforms.sink.PublishFiles;
+import dev.filetables.transforms.sink.DerivePartitionsFn;
+import dev.filetables.transforms.commit.PartitionCommit;
+import dev.filetables.io.partition.time.PartitionDeriver;
+import java.util.Optional;
+import org.apache.beam.sdk.transforms.ParDo;
 import dev.filetables.transforms.sink.SinkInputCheck;
 import dev.filetables.transforms.sink.StreamingWrite;
 import dev.filetables.transforms.sink.WriteRows;
@@ -195,17 +200,32 @@ public final class FileTableIO {
               getWriteUuid() != null ? getWriteUuid() : UUID.randomUUID().toString(),
               format.extension());
 
-      if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
-        return input.apply("StreamingWrite", new StreamingWrite(table, files, getBufferSize()));
-      }
       PCollection<Row> rows = input;
-      if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
-        // files are per partition, not per window; the publisher needs one global group
-        rows = input.apply("GlobalWindow", Window.into(new GlobalWindows()));
+      Optional<PartitionDeriver> deriver = PartitionDeriver.forTable(table); // checks settings now
+      if (deriver.isPresent()) {
+        rows =
+            rows.apply("DerivePartitions", ParDo.of(new DerivePartitionsFn(deriver.get())))
+                .setRowSchema(input.getSchema());
       }
-      return rows.apply("WriteFiles", new WriteRows(table, files))
-          .setCoder(WrittenFileCoder.of())
-          .apply("Publish", new PublishFiles(files));
+      PCollection<WrittenFile> published;
+      if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
+        published = rows.apply("StreamingWrite", new StreamingWrite(table, files, getBufferSize()));
+      } else {
+        if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
+          // files are per partition, not per window; the publisher needs one global group
+          rows = rows.apply("GlobalWindow", Window.into(new GlobalWindows()));
+        }
+        published =
+            rows.apply("WriteFiles", new WriteRows(table, files))
+                .setCoder(WrittenFileCoder.of())
+                .apply("Publish", new PublishFiles(files));
+      }
+      if (PartitionCommit.isConfigured(table)) {
+        // Commit only sees published (visible) files and also waits for this write's hidden files.
+        published.apply(
+            "CommitPartitions", PartitionCommit.of(table).withWriteUuid(files.writeUuid()));
+      }
+      return published;
     }
 
     @Override

@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code rows}: the rows not yet in a segment, at most about {@link RollingPolicy#bufferSize}
  *       estimated bytes; when full they are written as the next segment and the bag is emptied;
  *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
- *       check-interval grid;
+ *       check-interval grid, or on Flink shortly before the checkpoint nearest to it (see {@link
+ *       RollingPolicy#nextAligned});
  *   <li>timer {@code end} (event time, end of the global window): closes the file when the input
  *       ends (bounded input, drain).
  * </ul>
