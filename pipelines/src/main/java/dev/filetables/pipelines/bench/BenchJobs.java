@@ -37,11 +37,14 @@ final class BenchJobs {
 
   /** Orders → FileTableIO.write(table). */
   static Pipeline writePipeline(FlinkPipelineOptions options, OrdersSource source, TableSpec table) {
+    return writePipeline(options, source, FileTableIO.write(table));
+  }
+
+  /** Orders → a configured write. */
+  static Pipeline writePipeline(
+      FlinkPipelineOptions options, OrdersSource source, FileTableIO.Write write) {
     Pipeline pipeline = Pipeline.create(options);
-    pipeline
-        .apply("Orders", Read.from(source))
-        .setRowSchema(Orders.SCHEMA)
-        .apply("WriteTable", FileTableIO.write(table));
+    pipeline.apply("Orders", Read.from(source)).setRowSchema(Orders.SCHEMA).apply("WriteTable", write);
     return pipeline;
   }
 

@@ -1,11 +1,13 @@
 package dev.filetables.pipelines.bench;
 
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.FileTableIO;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.IntSummaryStatistics;
 import java.util.Map;
 import java.util.UUID;
@@ -14,6 +16,8 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStatsSummarySnapshot;
+import org.apache.flink.runtime.checkpoint.TaskStateStats;
+import org.apache.flink.runtime.jobgraph.JobVertexID;
 import org.apache.flink.runtime.jobmaster.JobResult;
 
 /**
@@ -33,7 +37,7 @@ import org.apache.flink.runtime.jobmaster.JobResult;
  *   [--option=key=value ...] [--work-dir=/tmp/filetables-bench]
  *   [--open-partitions=200] [--memory-seconds=30] [--memory-rate=20000]
  *   [--skip-throughput=false] [--skip-memory=false] [--timeout-s=600] [--sink=filetables|discard]
- *   [--disable-metrics=false]
+ *   [--disable-metrics=false] [--buffer-size=bytes (FileTableIO.Write#withBufferSize)]
  * </pre>
  *
  * {@code --sink=discard} runs the same job with a step that drops the rows instead of the sink: the
@@ -60,6 +64,7 @@ public final class StreamingSinkBenchmark {
   private final Duration timeout;
   private final boolean discard;
   private final boolean disableMetrics;
+  private final long bufferSize;
 
   private StreamingSinkBenchmark(BenchArgs args) {
     rows = args.longValue("rows", 2_000_000);
@@ -79,6 +84,7 @@ public final class StreamingSinkBenchmark {
     }
     discard = sink.equals("discard");
     disableMetrics = args.bool("disable-metrics", false);
+    bufferSize = args.longValue("buffer-size", 0);
   }
 
   public static void main(String[] argv) throws Exception {
@@ -104,6 +110,16 @@ public final class StreamingSinkBenchmark {
     return Orders.table(name, workDir.resolve(name).toString(), format, tableOptions);
   }
 
+  private FileTableIO.Write write(TableSpec table) {
+    FileTableIO.Write write = FileTableIO.write(table);
+    return bufferSize > 0 ? write.withBufferSize(bufferSize) : write;
+  }
+
+  private String sinkSettings() {
+    return "options " + tableOptions + (bufferSize > 0 ? ", buffer size " + bufferSize : "")
+        + (disableMetrics ? ", Beam metrics off" : "");
+  }
+
   private void throughput(LocalFlinkCluster cluster) throws Exception {
     TableSpec table = table("throughput");
     String logId = UUID.randomUUID().toString();
@@ -114,9 +130,9 @@ public final class StreamingSinkBenchmark {
     options.setDisableMetrics(disableMetrics);
 
     System.out.printf(
-        "%nThroughput%s: %,d rows, %d partitions, %s, checkpoints every %d ms, parallelism %d, options %s%s%n",
+        "%nThroughput%s: %,d rows, %d partitions, %s, checkpoints every %d ms, parallelism %d, %s%n",
         discard ? " of the source alone (rows discarded)" : "", rows, partitions, format,
-        checkpointMillis, parallelism, tableOptions, disableMetrics ? ", Beam metrics off" : "");
+        checkpointMillis, parallelism, sinkSettings());
     long submitted = System.currentTimeMillis();
     JobID job;
     JobStatus status;
@@ -126,7 +142,7 @@ public final class StreamingSinkBenchmark {
           cluster.submit(
               discard
                   ? BenchJobs.discardPipeline(options, source)
-                  : BenchJobs.writePipeline(options, source, table));
+                  : BenchJobs.writePipeline(options, source, write(table)));
       status = awaitEnd(cluster, job, log, table);
       checkpoints = cluster.completedCheckpoints(job);
       watcher.close();
@@ -225,15 +241,16 @@ public final class StreamingSinkBenchmark {
     OrdersSource source =
         OrdersSource.of(Orders.withPartitions(openPartitions)).withRowsPerSecond(memoryRate).withEmitLog(logId);
     FlinkPipelineOptions options = BenchJobs.options(cluster, "open-partitions-" + logId, parallelism, checkpointMillis);
+    options.setDisableMetrics(disableMetrics);
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     System.gc();
     long baseline = memory.getHeapMemoryUsage().getUsed();
     System.out.printf(
-        "%nFootprint: %d open partitions, %,.0f rows/s for %d s, %s, checkpoints every %d ms, parallelism %d%n",
-        openPartitions, memoryRate, memorySeconds, format, checkpointMillis, parallelism);
+        "%nFootprint: %d open partitions, %,.0f rows/s for %d s, %s, checkpoints every %d ms, parallelism %d, %s%n",
+        openPartitions, memoryRate, memorySeconds, format, checkpointMillis, parallelism, sinkSettings());
     System.out.printf("  heap before the job (after GC): %s%n", BenchJobs.megabytes(baseline));
     try {
-      JobID job = cluster.submit(BenchJobs.writePipeline(options, source, table));
+      JobID job = cluster.submit(BenchJobs.writePipeline(options, source, write(table)));
       long start = System.nanoTime();
       long maxHeap = 0;
       long maxState = 0;
@@ -261,6 +278,17 @@ public final class StreamingSinkBenchmark {
             (System.nanoTime() - start) / 1_000_000_000L, log.emissions(), BenchJobs.megabytes(heap),
             BenchJobs.megabytes(heap - baseline), BenchJobs.megabytes(state),
             BenchJobs.megabytes(checkpointed), BenchJobs.megabytes(dirSize));
+      }
+      CompletedCheckpointStats last =
+          cluster.checkpointStats(job).getHistory().getLatestCompletedCheckpoint();
+      if (last != null) {
+        Map<JobVertexID, String> names = new HashMap<>();
+        cluster.executionGraph(job).getAllVertices().forEach((id, v) -> names.put(id, v.getName()));
+        for (TaskStateStats task : last.getAllTaskStateStats()) {
+          System.out.printf("  checkpoint %d state of %s: %s%n", last.getCheckpointId(),
+              names.getOrDefault(task.getJobVertexId(), task.getJobVertexId().toString()),
+              BenchJobs.megabytes(task.getStateSize()));
+        }
       }
       cluster.cancel(job);
       TableContents contents = TableContents.scan(table);

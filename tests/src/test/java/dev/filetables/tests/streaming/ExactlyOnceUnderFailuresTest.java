@@ -48,6 +48,8 @@ class ExactlyOnceUnderFailuresTest {
 
     assertTrue(outcome.plan.injected().size() >= 5, "failures injected: " + outcome.plan);
     assertTrue(outcome.emitted > ROWS, "restores replay rows: " + outcome.emitted + " emitted");
+    // the finite source ends the input: the sink publishes its last files and the job finishes
+    assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     outcome.checks.forEach(
         (table, check) -> {
           assertEquals(List.of(), check.exactlyOnceProblems(), check + "; seed " + seed);

@@ -53,6 +53,7 @@ class StopWithSavepointRestoreTest {
             0.4,
             mode,
             Duration.ofSeconds(120));
+    assertTrue(outcome.secondJob.finishedByItself, outcome.secondJob.toString());
     outcome.afterStop.forEach(
         (table, check) -> {
           assertEquals(List.of(), check.consistencyProblems(), "after stop: " + check);
