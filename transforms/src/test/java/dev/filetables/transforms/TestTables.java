@@ -18,10 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.beam.runners.direct.DirectOptions;
@@ -31,7 +27,6 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.schemas.logicaltypes.SqlTypes;
-import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.Row;
 
 /** Shared fixtures: a table with every column type, deterministic rows, collecting outputs. */
@@ -202,30 +197,17 @@ final class TestTables {
 
   // ---- collecting pipeline outputs in this JVM (Direct runner and Flink [local])
 
-  private static final Map<String, Queue<Object>> COLLECTED = new ConcurrentHashMap<>();
-
   static String newCollector() {
-    String id = UUID.randomUUID().toString();
-    COLLECTED.put(id, new ConcurrentLinkedQueue<>());
-    return id;
+    return dev.filetables.transforms.JvmCollector.newCollector();
   }
 
-  @SuppressWarnings("unchecked")
   static <T> List<T> collected(String id) {
-    return new ArrayList<>((Collection<T>) (Collection<?>) COLLECTED.get(id));
+    return dev.filetables.transforms.JvmCollector.collected(id);
   }
 
-  /** Adds every element to the collector {@code id}. */
-  static final class CollectFn<T> extends DoFn<T, Void> {
-    private final String id;
-
+  static final class CollectFn<T> extends dev.filetables.transforms.JvmCollector.CollectFn<T> {
     CollectFn(String id) {
-      this.id = id;
-    }
-
-    @ProcessElement
-    public void processElement(@Element T element) {
-      COLLECTED.get(id).add(element);
+      super(id);
     }
   }
 }

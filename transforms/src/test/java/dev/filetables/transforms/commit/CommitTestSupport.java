@@ -12,14 +12,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.runners.direct.DirectRunner;
@@ -207,29 +203,17 @@ final class CommitTestSupport {
 
   // ---- collecting outputs in this JVM
 
-  private static final Map<String, Queue<Object>> COLLECTED = new ConcurrentHashMap<>();
-
   static String newCollector() {
-    String id = UUID.randomUUID().toString();
-    COLLECTED.put(id, new ConcurrentLinkedQueue<>());
-    return id;
+    return dev.filetables.transforms.JvmCollector.newCollector();
   }
 
-  @SuppressWarnings("unchecked")
   static <T> List<T> collected(String id) {
-    return new ArrayList<>((Collection<T>) (Collection<?>) COLLECTED.get(id));
+    return dev.filetables.transforms.JvmCollector.collected(id);
   }
 
-  static final class CollectFn<T> extends DoFn<T, Void> {
-    private final String id;
-
+  static final class CollectFn<T> extends dev.filetables.transforms.JvmCollector.CollectFn<T> {
     CollectFn(String id) {
-      this.id = id;
-    }
-
-    @ProcessElement
-    public void processElement(@Element T element) {
-      COLLECTED.get(id).add(element);
+      super(id);
     }
   }
 
