@@ -240,6 +240,27 @@ final class StreamingScenarios {
       StopMode mode,
       Duration timeout)
       throws Exception {
+    return stopAndRestore(dir, sinks, orders, totalRows, rowsPerSecond, stopFraction, mode, timeout, () -> {});
+  }
+
+  /** Looks at the tables while no job runs, between the stop and the restore. */
+  @FunctionalInterface
+  interface WhileStopped {
+    void look() throws Exception;
+  }
+
+  /** {@link #stopAndRestore}, calling {@code whileStopped} after the first job ended. */
+  static RestoreOutcome stopAndRestore(
+      Path dir,
+      List<SinkUnderTest> sinks,
+      Orders orders,
+      long totalRows,
+      double rowsPerSecond,
+      double stopFraction,
+      StopMode mode,
+      Duration timeout,
+      WhileStopped whileStopped)
+      throws Exception {
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
     FailureInjector.Plan noFailures = FailureInjector.none();
@@ -272,6 +293,7 @@ final class StreamingScenarios {
       long emittedByFirst = log.emissions();
       LOG.info("First job {} stopped ({}) after {} emitted rows; restoring from {}", job1, mode, emittedByFirst, restorePath);
       Map<String, ExactlyOnceCheck> afterStop = check(tables, orders, totalRows);
+      whileStopped.look();
 
       FlinkPipelineOptions second = options(cluster, "restore-second");
       second.setSavepointPath(restorePath);
