@@ -22,13 +22,15 @@ import org.slf4j.LoggerFactory;
  * Issue 4, point 2: on the Flink runner, under six injected task failures, a partition-time commit
  * follows visibility. An unbounded input moves hour by hour through six hourly partitions (event
  * time runs an hour per ~2.7 s), written with {@code sink.partition-commit.delay} = 1 h, so each
- * partition is due while the job runs, once the watermark passes the end of its hour. In the end
- * the visible rows are the input exactly once, every partition is committed (success file with a
- * manifest of exactly its visible files, and the recording policy), and every commit the policy
- * recorded saw the partition's final rows and files: no commit ran before all of its rows were
- * visible, also not when the watermark raced ahead of files still hidden ({@link
- * WatermarkRaceWitness}; it always does at the end of the input, where the last files are closed by
- * the final watermark and published after it).
+ * partition is due once the watermark passes the end of its hour. (Today the sink's output watermark
+ * moves only at the end of the input on Flink, see {@link SinkWatermarkProgressTest}, so all
+ * partitions become due then; once that is fixed they become due while the job runs, and this test
+ * checks the same.) In the end the visible rows are the input exactly once, every partition is
+ * committed (success file with a manifest of exactly its visible files, and {@link
+ * RecordingCommitPolicy}), and every commit the policy recorded saw the partition's final rows and
+ * files: no commit ran before all of its rows were visible, also not when the watermark raced ahead
+ * of files still hidden ({@link WatermarkRaceWitness}; it always does at the end of the input, where
+ * the last files are closed by the final watermark and published after it, Beam issue #39991).
  *
  * <p>The failure points are drawn from a seed that is logged; rerun one with {@code
  * -Dfiletables.failure.seed=<seed>}.
