@@ -512,7 +512,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
       int number = orZero(commits.read()) + 1;
       if (inProgress.isEmpty()) {
-        done(commitAtEndOfInput(committer, path, pending, number, watermark), out);
+        done(commitAtEndOfInput(committer, new FinalCommit(path, pending, number, watermark)), out);
         return;
       }
       // Waiting here would block the checkpoint that publishes these files (see EndOfInputCommits).
@@ -521,9 +521,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
               + " committed once they are (waiting up to {})",
           path, table.name(), names(inProgress), endOfInputWait);
       PENDING.dec();
-      String key = path;
+      FinalCommit commit = new FinalCommit(path, pending, number, watermark);
       PartitionCommitter own = new PartitionCommitter(table); // policies need not be thread-safe
-      endOfInputCommits().submit(() -> commitOnceVisible(own, key, pending, number, watermark));
+      endOfInputCommits().submit(() -> commitOnceVisible(own, commit));
     }
 
     private void retryLater(String problem, Exception e, Timer commitNow) {
@@ -591,18 +591,30 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
   }
 
+  /** The commit of a partition at the end of the input: what it commits. */
+  private static final class FinalCommit {
+    final String path;
+    final List<WrittenFile> pending;
+    final int number;
+    final Optional<java.time.Instant> watermark;
+
+    FinalCommit(String path, List<WrittenFile> pending, int number, Optional<java.time.Instant> watermark) {
+      this.path = path;
+      this.pending = pending;
+      this.number = number;
+      this.watermark = watermark;
+    }
+  }
+
   /** Commits at the end of the input, retrying a failing policy a few times inline. */
-  private PartitionCommitContext commitAtEndOfInput(
-      PartitionCommitter committer,
-      String path,
-      List<WrittenFile> pending,
-      int number,
-      Optional<java.time.Instant> watermark)
+  private PartitionCommitContext commitAtEndOfInput(PartitionCommitter committer, FinalCommit commit)
       throws Exception {
+    String path = commit.path;
     Exception last = null;
     for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
       try {
-        return committer.commit(path, pending, number, watermark, PartitionCommitter.END_OF_INPUT);
+        return committer.commit(
+            path, commit.pending, commit.number, commit.watermark, PartitionCommitter.END_OF_INPUT);
       } catch (Exception e) {
         FAILURES.inc();
         last = e;
@@ -623,13 +635,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
    * (their row counts are unknown to the manifest). Neither output nor metrics can be emitted from
    * here; the commit is logged.
    */
-  private void commitOnceVisible(
-      PartitionCommitter committer,
-      String path,
-      List<WrittenFile> pending,
-      int number,
-      Optional<java.time.Instant> watermark)
-      throws Exception {
+  private void commitOnceVisible(PartitionCommitter committer, FinalCommit commit) throws Exception {
+    String path = commit.path;
+    List<WrittenFile> pending = commit.pending;
     long deadline = System.currentTimeMillis() + endOfInputWait.getMillis();
     List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
     while (!inProgress.isEmpty() && System.currentTimeMillis() < deadline) {
@@ -643,12 +651,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
               + " files) and the partition is committed",
           path, table.name(), names(inProgress), endOfInputWait);
     }
-    PartitionCommitContext context = commitAtEndOfInput(committer, path, pending, number, watermark);
+    PartitionCommitContext context = commitAtEndOfInput(committer, commit);
     LOG.info(
         "Committed partition {} of table `{}` (commit #{}, {}, after its last files became visible): {} file(s), {} in all",
         path,
         table.name(),
-        number,
+        commit.number,
         context.reason(),
         context.files().size(),
         context.rowCount().isPresent() ? context.rowCount().getAsLong() + " row(s)" : "row count partly unknown");
