@@ -69,11 +69,28 @@ public final class RunnerOptions {
       }
     }
     try {
-      return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation().create();
+      PipelineOptions options =
+          PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation().create();
+      stageJobJarOnRemoteCluster(options);
+      return options;
     } catch (IllegalArgumentException e) {
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
       throw new CliException(
           "invalid pipeline option: " + message.replaceAll("\\s*\\R\\s*", " ").strip(), e);
+    }
+  }
+
+  /**
+   * A pipeline for a remote Flink cluster ships the job jar ({@link JobJar}) unless
+   * {@code --filesToStage} says otherwise.
+   */
+  static void stageJobJarOnRemoteCluster(PipelineOptions options) {
+    if (!FLINK.equals(options.getRunner().getSimpleName()) || runsInThisJvm(options)) {
+      return;
+    }
+    FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
+    if (flink.getFilesToStage() == null || flink.getFilesToStage().isEmpty()) {
+      flink.setFilesToStage(List.of(JobJar.require().toString()));
     }
   }
 
