@@ -102,6 +102,7 @@ public final class OrdersStreamJob {
 
   public static void main(String[] args) throws Exception {
     Options options = options(args);
+    RunnerOptions.stageJobJarOnRemoteCluster(options);
     PipelineResult result = pipeline(options).run();
     if (RunnerOptions.runsInThisJvm(options) || options.getAttachedMode()) {
       PipelineResult.State state = result.waitUntilFinish();
@@ -142,7 +143,6 @@ public final class OrdersStreamJob {
     if (!merged.containsKey("fasterCopy")) {
       options.setFasterCopy(true);
     }
-    RunnerOptions.stageJobJarOnRemoteCluster(options);
     return options;
   }
 

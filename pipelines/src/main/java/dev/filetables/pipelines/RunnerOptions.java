@@ -69,10 +69,7 @@ public final class RunnerOptions {
       }
     }
     try {
-      PipelineOptions options =
-          PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation().create();
-      stageJobJarOnRemoteCluster(options);
-      return options;
+      return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation().create();
     } catch (IllegalArgumentException e) {
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
       throw new CliException(
@@ -82,7 +79,8 @@ public final class RunnerOptions {
 
   /**
    * A pipeline for a remote Flink cluster ships the job jar ({@link JobJar}) unless
-   * {@code --filesToStage} says otherwise.
+   * {@code --filesToStage} says otherwise; called just before a pipeline is submitted, so a missing
+   * job jar is reported only when one is needed.
    */
   static void stageJobJarOnRemoteCluster(PipelineOptions options) {
     if (!FLINK.equals(options.getRunner().getSimpleName()) || runsInThisJvm(options)) {
