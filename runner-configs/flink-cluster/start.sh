@@ -29,6 +29,9 @@ fail() {
   exit 1
 }
 
+command -v curl >/dev/null 2>&1 || fail "curl is needed to check that the cluster's REST endpoint answers"
+command -v mvn >/dev/null 2>&1 || fail "Maven (mvn) is needed to resolve the Flink class path"
+
 mkdir -p "$WORK"/{log,pid,checkpoints,savepoints,tmp}
 WORK="$(cd -P "$WORK" && pwd)"
 
@@ -48,8 +51,10 @@ if [ ! -s "$CLASSPATH_FILE" ] || [ "$CONF_DIR/pom.xml" -nt "$CLASSPATH_FILE" ]; 
   echo "flink-cluster: resolving the Flink class path with Maven ..." >&2
   tmp_file="$CLASSPATH_FILE.$$"
   # shellcheck disable=SC2086
+  # (Maven 3.8 prints stray colour resets even in batch mode: the sed drops them.)
   if ! mvn -q -B -ntp -Dstyle.color=never ${FILETABLES_MVN_OPTS:-} -f "$CONF_DIR/pom.xml" \
-      dependency:build-classpath -Dmdep.outputFile="$tmp_file" -Dmdep.includeScope=runtime >&2; then
+      dependency:build-classpath -Dmdep.outputFile="$tmp_file" -Dmdep.includeScope=runtime 2>&1 \
+      | sed -e 's/\x1b\[[0-9;]*m//g' >&2; then
     rm -f "$tmp_file"
     fail "Maven could not resolve the Flink class path (messages above)"
   fi
