@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 class FlinkSessionClusterTest {
   private static final Logger LOG = LoggerFactory.getLogger(FlinkSessionClusterTest.class);
-  private static final long ROWS = 6_000;
-  /** Slow enough that the first job is still running (about 30 s of rows) when it is stopped. */
+  private static final long ROWS = 10_000;
+  /** Slow enough that the first job is still running (about 50 s of rows) when it is stopped. */
   private static final int ROWS_PER_SECOND = 200;
   private static final int PARTITIONS = 6;
   private static final Orders ORDERS = Orders.withPartitions(PARTITIONS);
@@ -72,7 +72,7 @@ class FlinkSessionClusterTest {
 
       String first = cluster.submit(jobMainClass(), jobArgs(tableDir), "orders-first");
       cluster.awaitCheckpoints(first, 2, Duration.ofMinutes(3));
-      awaitVisibleRows(cluster, first, table, ROWS / 10, Duration.ofMinutes(3));
+      awaitVisibleRows(cluster, first, table, ROWS / 20, Duration.ofMinutes(3));
       String savepoint =
           cluster.stopWithSavepoint(first, cluster.workDir().resolve("savepoints"), Duration.ofMinutes(2));
       assertEquals("FINISHED", cluster.awaitTermination(first, Duration.ofMinutes(1)), cluster.failure(first));

@@ -189,6 +189,10 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     String body =
         JSON.writeValueAsString(
             Map.of("targetDirectory", savepointDir.toUri().toString(), "drain", false, "formatType", "CANONICAL"));
+    String state = state(jobId);
+    if (!"RUNNING".equals(state)) {
+      throw new AssertionError("job " + jobId + " is " + state + ", not RUNNING: nothing to stop" + failure(jobId));
+    }
     String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
