@@ -244,7 +244,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
   public String drainWithSavepoint(JobID job) throws Exception {
     return cluster
         .stopWithSavepoint(job, savepointDir.toUri().toString(), true, SavepointFormatType.CANONICAL)
-        .get(120, TimeUnit.SECONDS);
+        .get(300, TimeUnit.SECONDS);
   }
 
   /** Cancels the job (no savepoint: like a crash of the whole job) and waits for it to end. */
