@@ -2,13 +2,11 @@ package dev.filetables.pipelines.kafka;
 
 import dev.filetables.io.format.RecordEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
 import org.apache.beam.sdk.values.Row;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Produces rows into a Kafka topic, one row per record value encoded with a table format; the key
@@ -29,20 +27,22 @@ public final class RowProducer {
       LongFunction<Row> rows,
       long from,
       long to) {
-    Future<RecordMetadata> last = null;
-    for (long i = from; i < to; i++) {
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    for (long i = from; i < to && failure.get() == null; i++) {
       Row row = rows.apply(i);
       Object key = row.getValue(keyColumn);
       byte[] keyBytes = key == null ? null : key.toString().getBytes(StandardCharsets.UTF_8);
-      last = producer.send(new ProducerRecord<>(topic, keyBytes, encoder.encode(row)));
+      producer.send(
+          new ProducerRecord<>(topic, keyBytes, encoder.encode(row)),
+          (metadata, e) -> {
+            if (e != null) {
+              failure.compareAndSet(null, e);
+            }
+          });
     }
-    producer.flush();
-    if (last != null) {
-      try {
-        last.get(60, TimeUnit.SECONDS); // surfaces a send failure
-      } catch (Exception e) {
-        throw new IllegalStateException("producing to Kafka topic '" + topic + "' failed: " + e, e);
-      }
+    producer.flush(); // every callback has run when flush returns
+    if (failure.get() != null) {
+      throw new IllegalStateException("producing to Kafka topic '" + topic + "' failed: " + failure.get(), failure.get());
     }
   }
 }
