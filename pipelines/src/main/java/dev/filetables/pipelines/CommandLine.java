@@ -23,7 +23,7 @@ public final class CommandLine {
   enum Command {
     RUN("run", 0, "from", "to", "where", "preset", "runner"),
     QUERY("query", 1, "where", "format", "limit", "preset", "runner"),
-    DEMO("demo", 0, "rows", "output", "seed", "preset", "runner"),
+    DEMO("demo", 0, "rows", "output", "seed", "preset", "runner", "kafka"),
     HELP("help", 0);
 
     final String word;
@@ -57,6 +57,9 @@ public final class CommandLine {
   /** Every option FileTables itself interprets (all take a value). */
   private static final Set<String> VALUE_OPTIONS =
       Set.of("from", "to", "where", "format", "limit", "rows", "output", "seed", "preset", "runner");
+
+  /** Options FileTables interprets that take no value (present = true). */
+  private static final Set<String> FLAG_OPTIONS = Set.of("kafka");
 
   private final Command command;
   private final List<String> positionals;
@@ -109,7 +112,15 @@ public final class CommandLine {
       } else if (arg.startsWith("--") && arg.length() > 2) {
         int eq = arg.indexOf('=');
         String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-        if (VALUE_OPTIONS.contains(name)) {
+        if (FLAG_OPTIONS.contains(name)) {
+          if (!command.options.contains(name)) {
+            throw CliException.usage("option --" + name + " does not apply to '" + command.word + "'");
+          }
+          if (eq >= 0) {
+            throw CliException.usage("option --" + name + " takes no value");
+          }
+          options.put(name, "true");
+        } else if (VALUE_OPTIONS.contains(name)) {
           if (!command.options.contains(name)) {
             throw CliException.usage(
                 "option --" + name + " does not apply to '" + command.word + "'");
@@ -173,6 +184,11 @@ public final class CommandLine {
   }
 
   /** A whole-number option, e.g. {@code --rows 1_200_000} or {@code --rows 20k} (k and M suffixes). */
+  /** True when the flag option {@code --name} was given. */
+  public boolean flag(String name) {
+    return options.containsKey(name);
+  }
+
   public Optional<Long> longOption(String name, long min) {
     return option(name).map(v -> parseCount(name, v, min));
   }

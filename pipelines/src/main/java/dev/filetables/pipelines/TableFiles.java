@@ -1,5 +1,8 @@
 package dev.filetables.pipelines;
 
+import dev.filetables.io.kafka.KafkaTableSpec;
+import dev.filetables.io.kafka.KafkaTables;
+
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
@@ -11,6 +14,27 @@ import java.util.Map;
 /** Loads table definitions ({@code CREATE TABLE ... WITH (...)} files) for the commands. */
 final class TableFiles {
   private TableFiles() {}
+
+  /** True when the DDL file declares {@code 'connector' = 'kafka'}. */
+  static boolean isKafka(String file) {
+    return KafkaTables.isKafka(DdlParser.parseStatementFile(existing(file)));
+  }
+
+  /** Parses a Kafka table DDL file. */
+  static KafkaTableSpec loadKafka(String file) {
+    return KafkaTables.fromStatement(DdlParser.parseStatementFile(existing(file)));
+  }
+
+  private static Path existing(String file) {
+    Path path = Path.of(file);
+    if (!Files.exists(path)) {
+      throw new CliException("table definition file not found: " + file);
+    }
+    if (!Files.isRegularFile(path)) {
+      throw new CliException("not a table definition file: " + file);
+    }
+    return path;
+  }
 
   /** Parses a DDL file; errors ({@link dev.filetables.io.table.TableDefinitionException}) name the file. */
   static TableSpec load(String file) {
