@@ -61,11 +61,14 @@ public final class AvroRowReader implements RowReader {
       recordInBlock++;
       Row row = reader.next(null);
       if (row == null) {
-        throw new BadRecordException(position() + ": " + rows.takeProblem());
+        String problem = rows.takeProblem();
+        throw BadRecordException.skippable(position() + ": " + problem, problem, -1, blockStart, null);
       }
       return row;
     } catch (AvroRuntimeException e) {
-      throw new BadRecordException(position() + ": corrupt Avro data: " + e.getMessage(), e);
+      // a corrupt or truncated block: the rest of the range cannot be decoded
+      String reason = "corrupt Avro data: " + e.getMessage();
+      throw BadRecordException.fatal(position() + ": " + reason, reason, blockStart, e);
     }
   }
 
@@ -75,6 +78,11 @@ public final class AvroRowReader implements RowReader {
       return "start of range";
     }
     return "block after byte " + blockStart + ", record " + recordInBlock;
+  }
+
+  @Override
+  public long byteOffset() {
+    return blockStart;
   }
 
   @Override

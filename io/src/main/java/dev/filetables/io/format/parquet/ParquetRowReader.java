@@ -184,7 +184,8 @@ public final class ParquetRowReader implements RowReader {
     rowsLeftInGroup--;
     rowInGroup++;
     if (problem != null) {
-      throw new BadRecordException(position() + ": " + problem);
+      throw BadRecordException.skippable(
+          position() + ": " + problem, problem, -1, byteOffset(), null);
     }
     return Row.withSchema(schema).attachValues(Arrays.asList(values));
   }
@@ -214,6 +215,13 @@ public final class ParquetRowReader implements RowReader {
     long start =
         rowGroupIndex < rowGroups.size() ? rowGroups.get(rowGroupIndex).getStartingPos() : -1;
     return "row group at byte " + start + ", row " + rowInGroup;
+  }
+
+  @Override
+  public long byteOffset() {
+    return rowGroupIndex >= 0 && rowGroupIndex < rowGroups.size()
+        ? rowGroups.get(rowGroupIndex).getStartingPos()
+        : -1;
   }
 
   @Override
