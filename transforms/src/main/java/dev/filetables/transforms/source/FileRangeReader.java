@@ -254,8 +254,8 @@ public final class FileRangeReader implements Serializable {
     }
     badFiles.inc();
     BadRecordLog.warn(
-        "Table `" + table.name() + "`: " + verb() + " the rest of " + file + " from " + position
-            + " (range " + range.range() + "): " + reason + kept);
+        "Table `" + table.name() + "`: " + verb() + " unreadable data of " + file + " from " + position
+            + " to the end of range " + range.range() + ": " + reason + kept);
     if (policy == BadRecordPolicy.DEAD_LETTER) {
       out.accept(
           DeadLetterTable.row(
