@@ -94,7 +94,8 @@ final class QueryCommand {
       cells
           .apply("Encode", MapElements.into(TypeDescriptors.strings()).via(CellsLine::encode))
           .apply("WriteResults", TextIO.write().to(results.resolve("rows").toString()).withSuffix(".json"));
-      PipelineRun.execute(pipeline, context, runId, Optional.empty());
+      PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.empty());
+      BadDataSummary.report(run.result, table, context);
 
       String header = format.header(names);
       if (header != null) {
