@@ -338,6 +338,33 @@ class DirtyDataReadTest {
     assertEquals(read.ids(), read(skip).ids());
   }
 
+  @Test
+  void corruptParquetPageIsCaughtByItsChecksumAndRowsBeforeAreKept() throws Exception {
+    // uncompressed: without page checksums the damage would decode into wrong values silently
+    TableSpec skip =
+        table("parquet", "source.bad-records", "skip", "parquet.block.size", "4096", "parquet.compression", "UNCOMPRESSED");
+    long[] ids = new long[5000];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = i;
+    }
+    Path parquet = binary(skip, "part-pages.parquet", ids);
+    byte[] bytes = Files.readAllBytes(parquet);
+    for (int i = bytes.length / 2; i < bytes.length / 2 + 64; i++) {
+      bytes[i] = (byte) 0xFF;
+    }
+    Files.write(parquet, bytes);
+    Read read = read(skip);
+    assertEquals(1, read.counter(FileRangeReader.BAD_FILES));
+    assertEquals(0, read.counter(FileRangeReader.BAD_RECORDS));
+    Set<Long> expectedPrefix = new TreeSet<>();
+    for (long i = 0; i < read.ids().size(); i++) {
+      expectedPrefix.add(i);
+    }
+    assertEquals(expectedPrefix, read.ids(), "the rows before the damaged page, nothing after it");
+    assertTrue(read.ids().size() > 1000 && read.ids().size() < 4000, read.ids().size() + " rows");
+    assertContains(failure(table("parquet")), parquet.toString(), "CRC checksum verification failed");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"csv", "json"})
   void emptyTextFileHasNoRowsAndIsNoError(String format) throws Exception {

@@ -138,6 +138,9 @@ public final class ParquetRowReader implements RowReader {
     ParquetReadOptions readOptions =
         ParquetReadOptions.builder()
             .withRange(range.start(), range.end())
+            // Pages carrying a CRC (parquet-mr writes them by default, so do we) are verified: a
+            // corrupt page then fails as a bad file instead of decoding into silently wrong values.
+            .usePageChecksumVerification(true)
             .withCodecFactory(new CodecFactory(options.hadoopConf(), 0))
             .build();
     ParquetFileReader reader = new ParquetFileReader(new ChannelInputFile(file, fileSize), readOptions);
