@@ -339,6 +339,25 @@ class DirtyDataReadTest {
   }
 
   @Test
+  void truncatedAvroKeepsTheCompleteBlocksAndReportsTheCut() throws Exception {
+    TableSpec table = table("avro", "source.bad-records", "skip", "avro.sync-interval", "64", "avro.codec", "null");
+    long[] ids = new long[200];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = i;
+    }
+    Path avro = binary(table, "part-cut.avro", ids);
+    byte[] bytes = Files.readAllBytes(avro);
+    Files.write(avro, Arrays.copyOf(bytes, bytes.length * 2 / 3));
+    List<Row> rows = new ArrayList<>();
+    DataFile file = DataFile.of(avro.toString(), Map.of(), Files.size(avro), 0);
+    FileRangeReader.Result result =
+        new FileRangeReader(table).read(FileRange.of(file, ByteRange.of(0, file.size())), rows::add, rows::add);
+    assertTrue(result.badFile, "a cut inside a block is reported, not taken for the end: " + result);
+    assertTrue(rows.size() > 50 && rows.size() < 200, rows.size() + " rows");
+    assertEquals(rows.size() - 1, rows.get(rows.size() - 1).getInt64("id").longValue(), "a prefix");
+  }
+
+  @Test
   void corruptParquetPageIsCaughtByItsChecksumAndRowsBeforeAreKept() throws Exception {
     // uncompressed: without page checksums the damage would decode into wrong values silently
     TableSpec skip =
