@@ -406,6 +406,26 @@ class DirtyDataReadTest {
   }
 
   @Test
+  void partitionValueThatDoesNotParseIsABadFile() throws Exception {
+    Map<String, String> map = new LinkedHashMap<>();
+    map.put("path", dir.resolve("t").toString());
+    map.put("format", "csv");
+    map.put("source.bad-records", "skip");
+    TableSpec table =
+        TableSpec.builder()
+            .setName("hourly")
+            .setSchema(Schema.builder().addFields(SCHEMA.getFields()).addNullableField("hour", ColumnType.INT.fieldType()).build())
+            .setPartitionKeys(List.of("hour"))
+            .setOptions(TableOptions.of(map))
+            .build();
+    text("hour=7/part-1.csv", "1,a\n");
+    text("hour=abc/part-1.csv", "2,b\n");
+    Read read = read(table);
+    assertEquals(Set.of(1L), read.ids());
+    assertEquals(1, read.counter(FileRangeReader.BAD_FILES));
+  }
+
+  @Test
   void fileDeletedAfterListingIsAWarningNotAnError() throws Exception {
     TableSpec table = table("csv"); // even with the fail policy
     DataFile gone = DataFile.of(dir.resolve("t").resolve("part-gone.csv").toString(), Map.of(), 10, 0);

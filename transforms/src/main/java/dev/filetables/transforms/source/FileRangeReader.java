@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *       {@code dead-letter} does the same and emits a {@link DeadLetterTable} row. Reading goes on
  *       with the next record.
  *   <li><b>Bad file</b>: the file cannot be opened (permissions), is not a file of the format (empty
- *       or truncated Parquet/Avro, a corrupt footer or header), or a block/row group is corrupt. The
+ *       or truncated Parquet/Avro, a corrupt footer or header), a block/row group is corrupt, or its
+ *       partition directory holds a value its column cannot take (e.g. {@code hour=abc} for an INT). The
  *       policy applies as for a record (metric {@value #BAD_FILES}, one dead-letter row of kind {@code
  *       file} with the offset where reading stopped); the rows read before that point are kept, so
  *       the outcome depends only on the file's bytes (deterministic on retry). A footer or header that
@@ -138,7 +139,19 @@ public final class FileRangeReader implements Serializable {
     init();
     Result result = new Result();
     DataFile file = range.file();
-    Object[] constants = assembler.constantsFor(file);
+    Object[] constants;
+    try {
+      constants = assembler.constantsFor(file);
+    } catch (IllegalArgumentException e) {
+      // a partition directory value that does not parse as its column (e.g. hour=abc): the whole
+      // file is unusable; reported once, from the range at byte 0
+      if (range.range().start() == 0) {
+        badFile(range, 0, "its partition directory", e, result, deadLetters);
+      } else {
+        result.badFile = true;
+      }
+      return result;
+    }
     SeekableByteChannel channel;
     try {
       channel = Files.newByteChannel(Path.of(file.path()));
