@@ -352,7 +352,7 @@ class DirtyDataReadTest {
     DataFile file = DataFile.of(avro.toString(), Map.of(), Files.size(avro), 0);
     FileRangeReader.Result result =
         new FileRangeReader(table).read(FileRange.of(file, ByteRange.of(0, file.size())), rows::add, rows::add);
-    assertTrue(result.badFile, "a cut inside a block is reported, not taken for the end: " + result);
+    assertTrue(result.badFile(), "a cut inside a block is reported, not taken for the end: " + result);
     assertTrue(rows.size() > 50 && rows.size() < 200, rows.size() + " rows");
     assertEquals(rows.size() - 1, rows.get(rows.size() - 1).getInt64("id").longValue(), "a prefix");
   }
@@ -433,8 +433,8 @@ class DirtyDataReadTest {
     List<Row> rows = new ArrayList<>();
     FileRangeReader.Result result =
         reader.read(FileRange.of(gone, ByteRange.of(0, 10)), rows::add, rows::add);
-    assertTrue(result.vanished);
-    assertFalse(result.badFile);
+    assertTrue(result.vanished());
+    assertFalse(result.badFile());
     assertEquals(List.of(), rows);
   }
 
@@ -461,7 +461,7 @@ class DirtyDataReadTest {
     FileRangeReader.Result result =
         new FileRangeReader(deadLetterTable("csv"))
             .read(FileRange.of(listed, ByteRange.of(0, 100)), rows::add, dead::add);
-    assertTrue(result.badFile);
+    assertTrue(result.badFile());
     assertEquals(1, dead.size());
     assertEquals("file", dead.get(0).getString("kind"));
     assertContains(dead.get(0).getString("error_class"), "IOException");

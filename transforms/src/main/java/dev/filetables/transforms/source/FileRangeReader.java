@@ -97,12 +97,30 @@ public final class FileRangeReader implements Serializable {
 
   /** What one {@link #read} did. */
   public static final class Result {
-    public long rows;
-    public long badRecords;
+    private long rows;
+    private long badRecords;
+    private boolean badFile;
+    private boolean vanished;
+
+    /** Rows emitted. */
+    public long rows() {
+      return rows;
+    }
+
+    /** Bad records skipped or dead-lettered. */
+    public long badRecords() {
+      return badRecords;
+    }
+
     /** True when the range could not be read to its end (or not at all). */
-    public boolean badFile;
+    public boolean badFile() {
+      return badFile;
+    }
+
     /** True when the file no longer existed. */
-    public boolean vanished;
+    public boolean vanished() {
+      return vanished;
+    }
 
     @Override
     public String toString() {
