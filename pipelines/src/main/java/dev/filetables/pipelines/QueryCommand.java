@@ -62,6 +62,12 @@ final class QueryCommand {
     if (table != declared) {
       context.note("query reads the table once; its source.monitor-interval is not used here");
     }
+    TableSpec snapshot = table;
+    table = TableFiles.withoutDeadLetters(snapshot);
+    if (table != snapshot) {
+      context.note(
+          "query skips bad records and does not write them to the dead-letter table (run does)");
+    }
     List<String> names = table.schema().getFieldNames();
     List<ColumnType> types = RowCells.types(table.schema());
     PrintStream out = context.out();

@@ -71,6 +71,12 @@ class DirtyDataCliTest {
     Path deadDdl = dead.resolve("_dead_letters.sql");
     assertContains(run.err, "wrote 2 bad records of landing to the dead-letter table", "bin/filetables query " + deadDdl);
 
+    // a query of the source only looks: it skips and leaves the dead-letter table alone
+    CliRunner look = CliRunner.run("query", ddl.toString(), "--runner=DirectRunner");
+    assertEquals(0, look.exitCode, look.toString());
+    assertEquals(2, look.out.lines().count(), look.out);
+    assertContains(look.err, "does not write them to the dead-letter table", "skipped 2 bad records");
+
     CliRunner letters = CliRunner.run("query", deadDdl.toString(), "--runner=DirectRunner");
     assertEquals(0, letters.exitCode, letters.toString());
     List<String> lines = letters.out.lines().toList();
