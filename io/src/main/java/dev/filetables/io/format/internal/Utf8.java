@@ -1,14 +1,29 @@
 package dev.filetables.io.format.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** Strict UTF-8 validation (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
 public final class Utf8 {
   private Utf8() {}
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long HIGH_BITS = 0x8080808080808080L;
 
   /** Index of the first byte of the first invalid sequence in {@code b[offset, offset+length)}, or -1. */
   public static int firstInvalid(byte[] b, int offset, int length) {
     int i = offset;
     int end = offset + length;
     while (i < end) {
+      // ASCII runs 8 bytes at a time: validation then costs little next to parsing
+      while (i + 8 <= end && ((long) LONGS.get(b, i) & HIGH_BITS) == 0) {
+        i += 8;
+      }
+      if (i >= end) {
+        break;
+      }
       int c = b[i];
       if (c >= 0) { // ASCII, the common case
         i++;
