@@ -230,6 +230,29 @@ class DirtyTextTest {
   }
 
   @Test
+  void utf8ValidationAgreesWithTheJdkDecoder() {
+    java.util.Random random = new java.util.Random(42);
+    String sample = "plain ascii text, Müller, ✓, 😀, 中文 ";
+    byte[] valid = sample.getBytes(StandardCharsets.UTF_8);
+    for (int round = 0; round < 20_000; round++) {
+      byte[] b = new byte[random.nextInt(40)];
+      for (int i = 0; i < b.length; i++) {
+        b[i] = random.nextInt(4) == 0 ? (byte) random.nextInt(256) : valid[random.nextInt(valid.length)];
+      }
+      boolean jdkValid;
+      try {
+        StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+            .decode(java.nio.ByteBuffer.wrap(b));
+        jdkValid = true;
+      } catch (java.nio.charset.CharacterCodingException e) {
+        jdkValid = false;
+      }
+      assertEquals(jdkValid, Utf8.firstInvalid(b, 0, b.length) < 0, java.util.Arrays.toString(b));
+    }
+  }
+
+  @Test
   void utf8ValidationIsStrict() {
     assertEquals(-1, Utf8.firstInvalid("aé✓😀".getBytes(StandardCharsets.UTF_8), 0, 10));
     assertEquals(0, Utf8.firstInvalid(new byte[] {(byte) 0xC0, (byte) 0x80}, 0, 2)); // overlong NUL
