@@ -439,6 +439,29 @@ class DirtyDataReadTest {
   }
 
   @Test
+  void fileDeletedAfterListingPassesThroughSplitAndReadOnAPipeline() throws Exception {
+    TableSpec table = table("csv"); // fail policy: still not an error
+    text("part-1.csv", "1,a\n");
+    DataFile gone = DataFile.of(dir.resolve("t").resolve("part-gone.csv").toString(), Map.of(), 10_000, 0);
+    DataFile present =
+        DataFile.of(dir.resolve("t").resolve("part-1.csv").toString(), Map.of(), 4, 0);
+    Pipeline pipeline = Pipeline.create(directOptions());
+    String id = newCollector();
+    pipeline
+        .apply(org.apache.beam.sdk.transforms.Create.of(gone, present)
+            .withCoder(org.apache.beam.sdk.coders.SerializableCoder.of(DataFile.class)))
+        .apply(dev.filetables.transforms.source.ReadRanges.splitFiles(table.options(), 1000))
+        .setCoder(org.apache.beam.sdk.coders.SerializableCoder.of(FileRange.class))
+        .apply(dev.filetables.transforms.source.ReadRanges.readRows(table))
+        .apply(ParDo.of(new CollectFn<>(id)));
+    PipelineResult result = pipeline.run();
+    result.waitUntilFinish();
+    Read read = new Read(collected(id), result);
+    assertEquals(Set.of(1L), read.ids());
+    assertEquals(1, read.counter(FileRangeReader.VANISHED_FILES));
+  }
+
+  @Test
   void unreadableFileFollowsThePolicy() throws Exception {
     Path secret = text("part-secret.csv", "1,a\n");
     Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("---------"));
