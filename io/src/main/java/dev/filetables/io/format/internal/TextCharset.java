@@ -105,6 +105,9 @@ public final class TextCharset implements Serializable {
     if (b < 0 || b >= 0x80) {
       return false;
     }
+    if (isUtf8()) {
+      return true; // UTF-8 multi-byte sequences use bytes >= 0x80 only; no scan needed
+    }
     return !trailBytes()[b];
   }
 
