@@ -65,6 +65,7 @@ final class RunCommand {
     context.note(
         "copying " + source.name() + " (" + sourceRoot + ") to " + sink.name() + " (" + sinkRoot + ") on " + RunnerOptions.describe(options));
     PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot));
+    BadDataSummary.report(run.result, source, context);
     WriteSummary summary = WriteSummary.from(run.result);
     context
         .out()

@@ -49,6 +49,21 @@ final class TableFiles {
     return DdlParser.parseFile(path);
   }
 
+  /**
+   * The table as {@code query} reads it: a query only looks, so a {@code dead-letter} policy becomes
+   * {@code skip} (otherwise every query would append the same bad records to the dead-letter table
+   * again); {@code run} and pipelines write dead letters.
+   */
+  static TableSpec withoutDeadLetters(TableSpec table) {
+    if (table.options().badRecordPolicy() != dev.filetables.io.table.BadRecordPolicy.DEAD_LETTER) {
+      return table;
+    }
+    Map<String, String> options = new LinkedHashMap<>(table.options().asMap());
+    options.put(TableOptions.SOURCE_BAD_RECORDS, "skip");
+    options.remove(TableOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH);
+    return table.toBuilder().setOptions(TableOptions.of(options)).build();
+  }
+
   /** The table read once, as a snapshot: without {@code source.monitor-interval}. */
   static TableSpec bounded(TableSpec table) {
     if (table.options().sourceMonitorInterval().isEmpty()) {

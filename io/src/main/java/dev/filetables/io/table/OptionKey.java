@@ -41,6 +41,18 @@ public enum OptionKey {
       null,
       "unset",
       "only files whose full path matches this regular expression are read"),
+  SOURCE_BAD_RECORDS(
+      TableOptions.SOURCE_BAD_RECORDS,
+      Type.STRING,
+      "fail",
+      null,
+      "a record or file that cannot be read: `fail` the job (naming file, position, reason), `skip` it (metric + log) or write it to the `dead-letter` table; `<format>.ignore-parse-errors` = `true` means `skip` (FileTables only)"),
+  SOURCE_BAD_RECORDS_DEAD_LETTER_PATH(
+      TableOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
+      Type.STRING,
+      null,
+      "unset",
+      "root directory of the dead-letter table (JSON, partitioned by `dt`), required with `dead-letter`; outside the table path (FileTables only)"),
   ROLLING_FILE_SIZE(
       TableOptions.ROLLING_FILE_SIZE,
       Type.SIZE,

@@ -108,6 +108,8 @@ class TableOptionsTest {
             "partition.default-name|string|__DEFAULT_PARTITION__",
             "source.monitor-interval|duration|unset",
             "source.path.regex-pattern|string|unset",
+            "source.bad-records|string|fail",
+            "source.bad-records.dead-letter.path|string|unset",
             "sink.rolling-policy.file-size|size|128MB",
             "sink.rolling-policy.rollover-interval|duration|30 min",
             "sink.rolling-policy.inactivity-interval|duration|30 min",
@@ -231,7 +233,7 @@ class TableOptionsTest {
   void formatOptionsAreCheckedWhenTheTableIsDefined() {
     assertEquals(
         "Unknown option 'csv.field-delimitr'. Did you mean 'csv.field-delimiter'? Supported csv"
-            + " options: csv.allow-comments, csv.array-element-delimiter,"
+            + " options: csv.allow-comments, csv.array-element-delimiter, csv.charset,"
             + " csv.disable-quote-character, csv.escape-character, csv.field-delimiter,"
             + " csv.ignore-parse-errors, csv.null-literal, csv.quote-character,"
             + " csv.write-bigdecimal-in-scientific-notation",
