@@ -36,6 +36,9 @@ final class CompactPublishFn extends DoFn<List<WrittenFile>, WrittenFile> {
   @ProcessElement
   public void processElement(@Element List<WrittenFile> group, OutputReceiver<WrittenFile> out)
       throws Exception {
-    out.output(compactor.compact(group));
+    WrittenFile published = compactor.compact(group);
+    if (published != null) {
+      out.output(published);
+    }
   }
 }

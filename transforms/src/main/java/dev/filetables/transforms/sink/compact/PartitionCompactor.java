@@ -3,6 +3,7 @@ package dev.filetables.transforms.sink.compact;
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.files.ReplacedFiles;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.io.IOException;
@@ -12,6 +13,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.stream.Stream;
 import org.joda.time.Instant;
@@ -42,7 +45,11 @@ final class PartitionCompactor {
     this.merger = merger;
   }
 
-  /** Publishes the files of {@code group} (hidden, same partition directory) as one visible file. */
+  /**
+   * Publishes the files of {@code group} (hidden, same partition directory) as one visible file;
+   * null when an earlier attempt already published all of them. The merged file gets a hidden
+   * sidecar naming its inputs ({@link ReplacedFiles}), kept with it.
+   */
   WrittenFile compact(List<WrittenFile> group) throws IOException {
     if (group.isEmpty()) {
       throw new IllegalArgumentException("nothing to compact");
@@ -53,14 +60,36 @@ final class PartitionCompactor {
       deleteDerived(Path.of(only.path()));
       return only.withPath(visible.toString());
     }
+    Path dir = Path.of(group.get(0).path()).getParent();
+    // A group replayed after a failure in the end-of-input drain (where stable input is processed
+    // before a checkpoint) may be formed differently from the one an earlier attempt published:
+    // files that a visible merged file already holds (its sidecar says so) are not merged again.
+    Set<String> published = alreadyMerged(group) ? Set.of() : publishedInputs(dir);
     List<Path> inputs = new ArrayList<>(group.size());
     List<String> names = new ArrayList<>(group.size());
+    List<WrittenFile> remaining = new ArrayList<>(group.size());
     for (WrittenFile file : group) {
       Path path = Path.of(file.path());
+      if (published.contains(path.getFileName().toString())) {
+        FileOps.deleteQuietly(path);
+        deleteDerived(path);
+        continue;
+      }
       inputs.add(path);
       names.add(path.getFileName().toString());
+      remaining.add(file);
     }
-    Path dir = inputs.get(0).getParent();
+    if (remaining.size() < group.size()) {
+      LOG.warn("{} of {} files of a group in {} were already published by an earlier attempt",
+          group.size() - remaining.size(), group.size(), dir);
+      if (remaining.isEmpty()) {
+        return null;
+      }
+      if (remaining.size() == 1) {
+        return compact(remaining);
+      }
+      group = remaining;
+    }
     String extension = PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
     String hiddenName = CompactedFileName.hidden(writeUuid, names, extension);
     Path hidden = dir.resolve(hiddenName);
@@ -79,6 +108,7 @@ final class PartitionCompactor {
       }
       merge(inputs, dir, hiddenName);
       CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_MERGE, visible.toString());
+      ReplacedFiles.write(visible, names); // before the rename: a visible merged file is always listed
       FileOps.publish(hidden);
       CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_PUBLISH, visible.toString());
     }
@@ -98,6 +128,33 @@ final class PartitionCompactor {
     long size = Files.size(visible);
     LOG.debug("Compacted {} files of {} into {} ({} rows, {} bytes)", group.size(), dir, visible, rows, size);
     return WrittenFile.of(group.get(0).partitionPath(), visible.toString(), rows, size, min, max);
+  }
+
+  /** True if the merged file of exactly this group is visible (an exact replay). */
+  private boolean alreadyMerged(List<WrittenFile> group) {
+    List<String> names = new ArrayList<>();
+    for (WrittenFile file : group) {
+      names.add(Path.of(file.path()).getFileName().toString());
+    }
+    String extension = PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
+    Path dir = Path.of(group.get(0).path()).getParent();
+    return Files.exists(dir.resolve(CompactedFileName.visible(writeUuid, names, extension)));
+  }
+
+  /** The input names that visible merged files of {@code dir} hold, from their sidecars. */
+  private static Set<String> publishedInputs(Path dir) throws IOException {
+    Set<String> names = new HashSet<>();
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        String name = entry.getFileName().toString();
+        if (ReplacedFiles.isSidecar(name) && Files.exists(ReplacedFiles.mergedOf(entry))) {
+          names.addAll(ReplacedFiles.read(ReplacedFiles.mergedOf(entry)));
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // no directory: nothing published
+    }
+    return names;
   }
 
   private void merge(List<Path> inputs, Path dir, String hiddenName) throws IOException {
