@@ -146,7 +146,8 @@ class StreamingCompactionTest {
             TableOptions.AUTO_COMPACTION, "true",
             TableOptions.COMPACTION_FILE_SIZE, "1mb",
             TableOptions.COMPACTION_MAX_DELAY, "1 h",
-            TableOptions.COMMIT_POLICY_KIND, "success-file");
+            TableOptions.COMMIT_POLICY_KIND, "success-file",
+            TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true");
     List<org.apache.beam.sdk.values.Row> input = rows(PHYSICAL, 600);
 
     List<WrittenFile> written =
@@ -157,7 +158,12 @@ class StreamingCompactionTest {
     Map<String, List<Path>> byPartition = TestTables.filesByPartition(root);
     for (Map.Entry<String, List<Path>> partition : byPartition.entrySet()) {
       assertEquals(1, partition.getValue().size(), "one merged file per partition: " + partition);
-      assertTrue(Files.exists(root.resolve(partition.getKey()).resolve("_SUCCESS")), partition.getKey());
+      Path success = root.resolve(partition.getKey()).resolve("_SUCCESS");
+      assertTrue(Files.exists(success), partition.getKey());
+      // committed after its compaction: the manifest lists the merged file, nothing hidden
+      String manifest = Files.readString(success);
+      assertTrue(manifest.contains(partition.getValue().get(0).getFileName().toString()), manifest);
+      assertTrue(!manifest.contains(".inprogress"), manifest);
     }
     assertEquals(
         multiset(input, PHYSICAL.getFieldNames()),
