@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.table.TableOptions;
+import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
@@ -69,7 +70,13 @@ class CompactionExactlyOnceTest {
         (point, mergedFile) -> {
           String table = mergedFile.contains("orders_json") ? "json" : "parquet";
           String key = table + " " + point;
+          // only while the source is emitting (first pass): after the input ends, the runner
+          // processes stable input before the final checkpoint (--enableStableInputDrain), a stretch
+          // no stable-input step can make exactly-once (see the README)
+          EmitLog log = StreamingScenarios.runningLog;
+          boolean emitting = log != null && log.emissions() < ROWS * 8 / 10;
           if (reached.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() >= 3
+              && emitting
               && crashed.add(key)) {
             throw new IllegalStateException("Injected compaction crash: " + key + " (" + mergedFile + ")");
           }
