@@ -24,6 +24,7 @@ public final class CommandLine {
     RUN("run", 0, "from", "to", "where", "preset", "runner"),
     QUERY("query", 1, "where", "format", "limit", "preset", "runner"),
     DEMO("demo", 0, "rows", "output", "seed", "preset", "runner", "kafka"),
+    COMPACT("compact", 1, "where", "target-size", "grace", "dry-run"),
     HELP("help", 0);
 
     final String word;
@@ -56,10 +57,12 @@ public final class CommandLine {
 
   /** Every option FileTables itself interprets (all take a value). */
   private static final Set<String> VALUE_OPTIONS =
-      Set.of("from", "to", "where", "format", "limit", "rows", "output", "seed", "preset", "runner");
+      Set.of(
+          "from", "to", "where", "format", "limit", "rows", "output", "seed", "preset", "runner",
+          "target-size", "grace");
 
   /** Options FileTables interprets that take no value (present = true). */
-  private static final Set<String> FLAG_OPTIONS = Set.of("kafka");
+  private static final Set<String> FLAG_OPTIONS = Set.of("kafka", "dry-run");
 
   private final Command command;
   private final List<String> positionals;
@@ -114,7 +117,8 @@ public final class CommandLine {
         String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
         if (FLAG_OPTIONS.contains(name)) {
           if (!command.options.contains(name)) {
-            throw CliException.usage("option --" + name + " does not apply to '" + command.word + "'");
+            throw CliException.usage(
+                "option --" + name + " does not apply to '" + command.word + "'");
           }
           if (eq >= 0) {
             throw CliException.usage("option --" + name + " takes no value");
@@ -176,6 +180,11 @@ public final class CommandLine {
     return Optional.ofNullable(options.get(name));
   }
 
+  /** True if a flag option (e.g. {@code --dry-run}) was given. */
+  public boolean flag(String name) {
+    return options.containsKey(name);
+  }
+
   /** A FileTables option that must be given. */
   public String requiredOption(String name) {
     return option(name)
@@ -184,11 +193,6 @@ public final class CommandLine {
   }
 
   /** A whole-number option, e.g. {@code --rows 1_200_000} or {@code --rows 20k} (k and M suffixes). */
-  /** True when the flag option {@code --name} was given. */
-  public boolean flag(String name) {
-    return options.containsKey(name);
-  }
-
   public Optional<Long> longOption(String name, long min) {
     return option(name).map(v -> parseCount(name, v, min));
   }

@@ -190,9 +190,10 @@ public final class FileTableIO {
             "Option '" + TableOptions.SINK_PARALLELISM + "' must be a positive integer, got "
                 + parallelism.getAsInt());
       }
-      if (options.autoCompaction()) {
-        LOG.warn(
-            "Table `{}`: '{}' is not supported by the write yet; files are not compacted",
+      if (options.autoCompaction() && input.isBounded() == PCollection.IsBounded.BOUNDED) {
+        LOG.info(
+            "Table `{}`: '{}' applies to unbounded input; a bounded write already writes one file"
+                + " per partition and writer (use `filetables compact` to merge existing files)",
             table.name(),
             TableOptions.AUTO_COMPACTION);
       }

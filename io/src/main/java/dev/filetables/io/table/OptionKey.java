@@ -168,7 +168,13 @@ public enum OptionKey {
       Type.STRING,
       null,
       "unset",
-      "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)");
+      "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)"),
+  COMPACTION_MAX_DELAY(
+      TableOptions.COMPACTION_MAX_DELAY,
+      Type.DURATION,
+      null,
+      "= `sink.rolling-policy.rollover-interval`",
+      "with `auto-compaction`: longest time a closed file waits for more files of its partition before the pending files are merged and published (FileTables only)");
 
   /** Value type of an option, as shown in documentation. */
   public enum Type {

@@ -48,6 +48,7 @@ public final class TableOptions implements Serializable {
   public static final String SINK_PARALLELISM = "sink.parallelism";
   public static final String AUTO_COMPACTION = "auto-compaction";
   public static final String COMPACTION_FILE_SIZE = "compaction.file-size";
+  public static final String COMPACTION_MAX_DELAY = "compaction.max-delay";
   public static final String TIME_EXTRACTOR_KIND = "partition.time-extractor.kind";
   public static final String TIME_EXTRACTOR_CLASS = "partition.time-extractor.class";
   public static final String TIME_EXTRACTOR_PATTERN = "partition.time-extractor.timestamp-pattern";
@@ -241,6 +242,15 @@ public final class TableOptions implements Serializable {
   public long compactionFileSize() {
     String v = raw.get(COMPACTION_FILE_SIZE);
     return v == null ? rollingFileSize() : MemorySizes.parse(v);
+  }
+
+  /**
+   * {@code compaction.max-delay}: how long closed files of a partition may wait for more files
+   * before they are compacted and published; the rollover interval when unset.
+   */
+  public Duration compactionMaxDelay() {
+    String v = raw.get(COMPACTION_MAX_DELAY);
+    return v == null ? rolloverInterval() : Durations.parse(v);
   }
 
   /** {@code default} or {@code custom} (lower case). */

@@ -84,6 +84,7 @@ final class TableOptionsValidator {
       ifSet(OptionKey.SINK_PARALLELISM, this::checkParallelism);
       ifSet(OptionKey.AUTO_COMPACTION, v -> bool(OptionKey.AUTO_COMPACTION, v));
       ifSet(OptionKey.COMPACTION_FILE_SIZE, v -> size(OptionKey.COMPACTION_FILE_SIZE, v));
+      ifSet(OptionKey.COMPACTION_MAX_DELAY, v -> duration(OptionKey.COMPACTION_MAX_DELAY, v, false));
       checkTimeExtractor();
       ifSet(OptionKey.COMMIT_TRIGGER, v -> oneOf(OptionKey.COMMIT_TRIGGER, v, COMMIT_TRIGGERS));
       ifSet(OptionKey.COMMIT_DELAY, v -> duration(OptionKey.COMMIT_DELAY, v, false));

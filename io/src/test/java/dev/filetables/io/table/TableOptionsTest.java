@@ -130,7 +130,8 @@ class TableOptionsTest {
             "sink.partition-commit.success-file.name|string|_SUCCESS",
             // FileTables-only keys follow Flink's
             "sink.partition-commit.success-file.manifest|boolean|false",
-            "sink.partition-derive.time-column|string|unset");
+            "sink.partition-derive.time-column|string|unset",
+            "compaction.max-delay|duration|= `sink.rolling-policy.rollover-interval`");
     List<String> actual =
         TableOptions.knownOptions().stream()
             .map(k -> k.key() + "|" + k.type().displayName() + "|" + k.defaultText())
@@ -407,6 +408,11 @@ class TableOptionsTest {
   void sizesParseAndArePositive() {
     assertEquals(1024, with("sink.rolling-policy.file-size", "1 kb").rollingFileSize());
     assertEquals(64L << 20, with("sink.rolling-policy.file-size", "64m").compactionFileSize());
+    assertEquals(
+        java.time.Duration.ofSeconds(20),
+        with("sink.rolling-policy.rollover-interval", "20 s").compactionMaxDelay());
+    assertEquals(java.time.Duration.ofMinutes(5), with("compaction.max-delay", "5 min").compactionMaxDelay());
+    assertContains(error("compaction.max-delay", "soon"), "'soon'", "compaction.max-delay");
     for (String key : List.of("sink.rolling-policy.file-size", "compaction.file-size")) {
       assertContains(error(key, "0"), "'0'", key, "greater than 0");
       assertContains(error(key, "big"), "'big'", key, "'128MB'");

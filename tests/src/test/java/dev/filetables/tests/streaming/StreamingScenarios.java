@@ -348,6 +348,7 @@ final class StreamingScenarios {
     LOG.info("Failure plan: {}", plan);
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
+    runningLog = log;
     OrdersSource source =
         OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
@@ -357,10 +358,17 @@ final class StreamingScenarios {
       LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
       return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions());
     } finally {
+      runningLog = null;
       FailureInjector.forget(plan);
       EmitLog.remove(logId);
     }
   }
+
+  /**
+   * The emit log of the job {@link #runWithFailures} is running (null when none): lets other failure
+   * hooks (e.g. in the sink) tell whether the source is still emitting.
+   */
+  static volatile EmitLog runningLog;
 
   /** Tables of {@code sinks}. */
   static List<TableSpec> tables(List<SinkUnderTest> sinks) {
