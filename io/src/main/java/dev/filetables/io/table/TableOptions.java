@@ -37,6 +37,10 @@ public final class TableOptions implements Serializable {
   public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
   public static final String SOURCE_MONITOR_INTERVAL = "source.monitor-interval";
   public static final String SOURCE_PATH_REGEX_PATTERN = "source.path.regex-pattern";
+  public static final String SOURCE_MONITOR_LATENESS = "source.monitor.lateness";
+  public static final String SOURCE_IDLE_TIMEOUT = "source.idle-timeout";
+  public static final String SOURCE_MONITOR_SKIP_COMMITTED =
+      "source.monitor.skip-committed-partitions";
   public static final String ROLLING_FILE_SIZE = "sink.rolling-policy.file-size";
   public static final String ROLLING_ROLLOVER_INTERVAL = "sink.rolling-policy.rollover-interval";
   public static final String ROLLING_INACTIVITY_INTERVAL = "sink.rolling-policy.inactivity-interval";
@@ -179,6 +183,20 @@ public final class TableOptions implements Serializable {
 
   public Optional<String> sourcePathRegexPattern() {
     return Optional.ofNullable(raw.get(SOURCE_PATH_REGEX_PATTERN));
+  }
+
+  /** {@code source.monitor.lateness}: the watched source's window of files kept in its state. */
+  public Duration sourceMonitorLateness() {
+    return Durations.parse(value(OptionKey.SOURCE_MONITOR_LATENESS));
+  }
+
+  /** {@code source.idle-timeout}; zero: never idle. */
+  public Duration sourceIdleTimeout() {
+    return Durations.parse(value(OptionKey.SOURCE_IDLE_TIMEOUT));
+  }
+
+  public boolean sourceMonitorSkipCommitted() {
+    return Boolean.parseBoolean(value(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED));
   }
 
   /** {@code sink.rolling-policy.file-size} in bytes. */
