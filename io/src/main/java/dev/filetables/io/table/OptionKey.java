@@ -41,24 +41,6 @@ public enum OptionKey {
       null,
       "unset",
       "only files whose full path matches this regular expression are read"),
-  SOURCE_MONITOR_LATENESS(
-      TableOptions.SOURCE_MONITOR_LATENESS,
-      Type.DURATION,
-      "10 min",
-      null,
-      "watched source: how far a new file's modification time may lie before the last listing and still be read; must cover the time from a file's last write to its atomic rename plus the monitor interval (FileTables only)"),
-  SOURCE_IDLE_TIMEOUT(
-      TableOptions.SOURCE_IDLE_TIMEOUT,
-      Type.DURATION,
-      "1 min",
-      null,
-      "watched source: after this long without a new file the watermark follows the clock (now minus this timeout) instead of stalling; 0: never"),
-  SOURCE_MONITOR_SKIP_COMMITTED(
-      TableOptions.SOURCE_MONITOR_SKIP_COMMITTED,
-      Type.BOOLEAN,
-      "false",
-      null,
-      "watched source: do not list partitions whose success file is older than the lateness window (files added to them later are not read) (FileTables only)"),
   ROLLING_FILE_SIZE(
       TableOptions.ROLLING_FILE_SIZE,
       Type.SIZE,
@@ -174,7 +156,25 @@ public enum OptionKey {
       Type.STRING,
       null,
       "unset",
-      "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)");
+      "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)"),
+  SOURCE_MONITOR_LATENESS(
+      TableOptions.SOURCE_MONITOR_LATENESS,
+      Type.DURATION,
+      "10 min",
+      null,
+      "watched source: how far a new file's modification time may lie before the last listing and still be read; must cover the time from a file's last write to its atomic rename plus the monitor interval (FileTables only)"),
+  SOURCE_IDLE_TIMEOUT(
+      TableOptions.SOURCE_IDLE_TIMEOUT,
+      Type.DURATION,
+      "1 min",
+      null,
+      "watched source: after this long without a new file the watermark follows the clock (now minus this timeout) instead of stalling; 0: never (FileTables only)"),
+  SOURCE_MONITOR_SKIP_COMMITTED(
+      TableOptions.SOURCE_MONITOR_SKIP_COMMITTED,
+      Type.BOOLEAN,
+      "false",
+      null,
+      "watched source: do not list partitions whose success file is older than the lateness window (files added to them later are not read) (FileTables only)");
 
   /** Value type of an option, as shown in documentation. */
   public enum Type {

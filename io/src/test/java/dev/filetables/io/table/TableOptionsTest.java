@@ -128,7 +128,10 @@ class TableOptionsTest {
             "sink.partition-commit.success-file.name|string|_SUCCESS",
             // FileTables-only keys follow Flink's
             "sink.partition-commit.success-file.manifest|boolean|false",
-            "sink.partition-derive.time-column|string|unset");
+            "sink.partition-derive.time-column|string|unset",
+            "source.monitor.lateness|duration|10 min",
+            "source.idle-timeout|duration|1 min",
+            "source.monitor.skip-committed-partitions|boolean|false");
     List<String> actual =
         TableOptions.knownOptions().stream()
             .map(k -> k.key() + "|" + k.type().displayName() + "|" + k.defaultText())
