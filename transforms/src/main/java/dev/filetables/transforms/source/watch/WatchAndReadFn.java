@@ -176,34 +176,43 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
     DataFile file = head.file;
     long skip = head.rowsDone;
     Object[] constants = assembler.constantsFor(file);
-    try (SeekableByteChannel channel = Files.newByteChannel(Path.of(file.path()));
-        RowReader reader = format.createReader(channel, file.size(), head.range, assembler.fileSchema())) {
+    SeekableByteChannel channel = null;
+    RowReader reader;
+    try {
+      channel = Files.newByteChannel(Path.of(file.path()));
+      reader = format.createReader(channel, file.size(), head.range, assembler.fileSchema());
+    } catch (IOException | RuntimeException e) {
+      if (channel != null) {
+        channel.close();
+      }
+      throw cannotRead(head, e);
+    }
+    try (SeekableByteChannel open = channel;
+        RowReader rows = reader) {
       for (long i = 0; i < skip; i++) {
-        if (next(reader, head) == null) {
+        if (next(rows, head) == null) {
           throw new IOException(
               file.path() + " range " + head.range + " has fewer than the " + skip
                   + " rows already emitted from it: the file changed after it was listed");
         }
       }
       Row fileRow;
-      while ((fileRow = next(reader, head)) != null) {
+      while ((fileRow = next(rows, head)) != null) {
         Row row = assembler.assemble(fileRow, constants);
         long eventMillis = eventTimes.eventMillis(row);
         if (!tracker.tryClaim(WatchClaim.row(eventMillis))) {
           return false;
         }
         long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
+        // not inside the reader's error handling: a failure downstream is not a read failure
         out.outputWithTimestamp(row, new Instant(clamp(timestamp)));
         rowsRead.inc();
       }
       return true;
-    } catch (BadRecordException e) {
-      throw e;
-    } catch (IOException | RuntimeException e) {
-      throw new IOException("Cannot read " + file.path() + " range " + head.range + ": " + e.getMessage(), e);
     }
   }
 
+  /** The next row; a bad record names file and position, other failures name the file. */
   private static Row next(RowReader reader, PendingRange range) throws IOException {
     try {
       return reader.next();
@@ -212,7 +221,15 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
           "Bad record in " + range.file.path() + " at " + reader.position() + " (range "
               + range.range + "): " + e.getMessage(),
           e);
+    } catch (IOException | RuntimeException e) {
+      // formats may throw unchecked exceptions (e.g. a corrupt footer) that do not name the file
+      throw cannotRead(range, e);
     }
+  }
+
+  private static IOException cannotRead(PendingRange range, Exception e) {
+    return new IOException(
+        "Cannot read " + range.file.path() + " range " + range.range + ": " + e.getMessage(), e);
   }
 
   /** Moves the shard's watermark forward to what its restriction allows (never back). */

@@ -227,4 +227,37 @@ class WatchedReadDirectTest {
       result.cancel();
     }
   }
+
+  @Test
+  void downstreamPartitionTimeCommitFollowsTheWatchedSourcesWatermark() throws Exception {
+    TableSpec source = table(", 'source.idle-timeout' = '0 s'");
+    TableSpec sink =
+        DdlParser.parse(
+            "CREATE TABLE hourly (id BIGINT NOT NULL, msg STRING, ts TIMESTAMP(3), dt STRING, `hour` STRING)"
+                + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
+                + dir.resolve("hourly") + "', 'format' = 'parquet',"
+                + " 'sink.rolling-policy.rollover-interval' = '1 s',"
+                + " 'sink.rolling-policy.inactivity-interval' = '1 s',"
+                + " 'sink.rolling-policy.check-interval' = '1 s',"
+                + " 'partition.time-extractor.timestamp-pattern' = '$dt $hour:00:00',"
+                + " 'sink.partition-commit.trigger' = 'partition-time', 'sink.partition-commit.delay' = '1 h',"
+                + " 'sink.partition-commit.policy.kind' = 'success-file')");
+    Pipeline p = pipeline();
+    p.apply(FileTableIO.read(source).withWatchShards(1))
+        .apply(org.apache.beam.sdk.schemas.transforms.Select.fieldNames("id", "msg", "ts", "dt", "hour"))
+        .apply(FileTableIO.write(sink));
+    PipelineResult result = p.run();
+    Path success10 = dir.resolve("hourly/dt=2020-05-20/hour=10/_SUCCESS");
+    Path success11 = dir.resolve("hourly/dt=2020-05-20/hour=11/_SUCCESS");
+    try {
+      place("dt=2020-05-20/hour=10", "a.json", 0, 20); // 10:00:00 .. 10:00:19
+      Thread.sleep(3000);
+      assertTrue(!Files.exists(success10), "hour 10 is not over yet (watermark 10:00:14)");
+      place("dt=2020-05-20/hour=11", "b.json", 3610, 1); // 11:00:10: watermark 11:00:05
+      await(result, () -> Files.exists(success10), "the commit of hour 10");
+      assertTrue(!Files.exists(success11), "hour 11 is still open");
+    } finally {
+      result.cancel();
+    }
+  }
 }
