@@ -39,6 +39,13 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
     for (int i = 0; i < to.getFieldCount(); i++) {
       Schema.Field target = to.getField(i);
       String name = target.getName();
+      if (!from.hasField(name)
+          && sink.options().partitionDeriveTimeColumn().isPresent()
+          && sink.partitionKeys().contains(name)
+          && target.getType().getNullable()) {
+        indexes[i] = -1; // the sink derives this partition value from its time column
+        continue;
+      }
       if (!from.hasField(name)) {
         throw new CliException(
             "sink column `"
@@ -114,7 +121,7 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
     public void process(@Element Row row, OutputReceiver<Row> out) {
       List<Object> values = new ArrayList<>(sourceIndexes.length);
       for (int i = 0; i < sourceIndexes.length; i++) {
-        Object value = row.getValue(sourceIndexes[i]);
+        Object value = sourceIndexes[i] < 0 ? null : row.getValue(sourceIndexes[i]);
         Schema.Field field = sinkSchema.getField(i);
         if (value == null && !field.getType().getNullable()) {
           throw new IllegalArgumentException(
