@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.metrics.Counter;
@@ -45,6 +47,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   private static final Logger LOG = LoggerFactory.getLogger(WatchAndReadFn.class);
   private static final long MIN_MILLIS = BoundedWindow.TIMESTAMP_MIN_VALUE.getMillis();
   private static final long MAX_MILLIS = BoundedWindow.TIMESTAMP_MAX_VALUE.getMillis();
+  private static final int MAX_OPEN_RANGES = 8;
 
   private final WatchSettings settings;
   private final EventTimes eventTimes;
@@ -167,48 +170,124 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   }
 
   /**
-   * Reads the rest of {@code head}, each row claimed before it is emitted; false when a claim was
-   * refused (checkpoint: the residual resumes after the last claimed row).
+   * A range reader left open when a checkpoint interrupted it: the runner usually resumes the shard
+   * on this same instance right away, and reopening would re-parse every row already emitted.
    */
-  private boolean readRange(
-      PendingRange head, RestrictionTracker<WatchRestriction, WatchClaim> tracker, OutputReceiver<Row> out)
-      throws IOException {
+  private static final class OpenRange {
+    final SeekableByteChannel channel;
+    final RowReader reader;
+    /** Rows taken from the reader and emitted (claimed). */
+    long emitted;
+    /** A row read but not claimed (the claim was refused by the checkpoint), emitted next. */
+    Row unclaimed;
+
+    OpenRange(SeekableByteChannel channel, RowReader reader) {
+      this.channel = channel;
+      this.reader = reader;
+    }
+
+    void close() {
+      try (SeekableByteChannel c = channel;
+          RowReader r = reader) {
+        // closes both
+      } catch (IOException e) {
+        LOG.debug("Closing a range reader failed", e);
+      }
+    }
+  }
+
+  private transient Map<String, OpenRange> openRanges;
+
+  @Teardown
+  public void teardown() {
+    if (openRanges != null) {
+      openRanges.values().forEach(OpenRange::close);
+      openRanges.clear();
+    }
+  }
+
+  private static String key(PendingRange head) {
+    return head.file.path() + "@" + head.range;
+  }
+
+  /** The open reader of {@code head}, positioned after its emitted rows. */
+  private OpenRange open(PendingRange head) throws IOException {
+    if (openRanges == null) {
+      openRanges = new LinkedHashMap<>();
+    }
+    OpenRange open = openRanges.remove(key(head));
+    if (open != null && open.emitted == head.rowsDone) {
+      return open;
+    }
+    if (open != null) {
+      open.close(); // another position (a restore or a retry): read again from the start
+    }
     DataFile file = head.file;
-    long skip = head.rowsDone;
-    Object[] constants = assembler.constantsFor(file);
     SeekableByteChannel channel = null;
-    RowReader reader;
     try {
       channel = Files.newByteChannel(Path.of(file.path()));
-      reader = format.createReader(channel, file.size(), head.range, assembler.fileSchema());
+      open = new OpenRange(channel, format.createReader(channel, file.size(), head.range, assembler.fileSchema()));
     } catch (IOException | RuntimeException e) {
       if (channel != null) {
         channel.close();
       }
       throw cannotRead(head, e);
     }
-    try (SeekableByteChannel open = channel;
-        RowReader rows = reader) {
-      for (long i = 0; i < skip; i++) {
-        if (next(rows, head) == null) {
-          throw new IOException(
-              file.path() + " range " + head.range + " has fewer than the " + skip
-                  + " rows already emitted from it: the file changed after it was listed");
-        }
+    for (long i = 0; i < head.rowsDone; i++) {
+      if (next(open.reader, head) == null) {
+        open.close();
+        throw new IOException(
+            file.path() + " range " + head.range + " has fewer than the " + head.rowsDone
+                + " rows already emitted from it: the file changed after it was listed");
       }
-      Row fileRow;
-      while ((fileRow = next(rows, head)) != null) {
+      open.emitted++;
+    }
+    return open;
+  }
+
+  /**
+   * Reads the rest of {@code head}, each row claimed before it is emitted; false when a claim was
+   * refused (checkpoint: the residual resumes after the last claimed row, and the reader stays open
+   * for that).
+   */
+  private boolean readRange(
+      PendingRange head, RestrictionTracker<WatchRestriction, WatchClaim> tracker, OutputReceiver<Row> out)
+      throws IOException {
+    Object[] constants = assembler.constantsFor(head.file);
+    OpenRange open = open(head);
+    boolean done = false;
+    try {
+      while (true) {
+        Row fileRow = open.unclaimed != null ? open.unclaimed : next(open.reader, head);
+        open.unclaimed = null;
+        if (fileRow == null) {
+          done = true;
+          return true;
+        }
         Row row = assembler.assemble(fileRow, constants);
         long eventMillis = eventTimes.eventMillis(row);
         if (!tracker.tryClaim(WatchClaim.row(eventMillis))) {
+          open.unclaimed = fileRow;
+          if (openRanges.size() >= MAX_OPEN_RANGES) {
+            OpenRange oldest = openRanges.remove(openRanges.keySet().iterator().next());
+            oldest.close();
+          }
+          openRanges.put(key(head), open);
           return false;
         }
+        open.emitted++;
         long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
         // not inside the reader's error handling: a failure downstream is not a read failure
         out.outputWithTimestamp(row, new Instant(clamp(timestamp)));
         rowsRead.inc();
       }
-      return true;
+    } catch (IOException | RuntimeException e) {
+      done = true;
+      throw e;
+    } finally {
+      if (done) {
+        open.close();
+      }
     }
   }
 
