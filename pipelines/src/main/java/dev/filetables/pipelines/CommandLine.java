@@ -21,7 +21,7 @@ public final class CommandLine {
 
   /** The subcommands, with the FileTables options each accepts and how many positionals it takes. */
   enum Command {
-    RUN("run", 0, "from", "to", "where", "preset", "runner"),
+    RUN("run", 0, "from", "to", "where", "stop-after", "preset", "runner"),
     QUERY("query", 1, "where", "format", "limit", "preset", "runner"),
     DEMO("demo", 0, "rows", "output", "seed", "preset", "runner", "kafka"),
     COMPACT("compact", 1, "where", "target-size", "grace", "dry-run"),
@@ -58,8 +58,8 @@ public final class CommandLine {
   /** Every option FileTables itself interprets (all take a value). */
   private static final Set<String> VALUE_OPTIONS =
       Set.of(
-          "from", "to", "where", "format", "limit", "rows", "output", "seed", "preset", "runner",
-          "target-size", "grace");
+          "from", "to", "where", "stop-after", "format", "limit", "rows", "output", "seed", "preset",
+          "runner", "target-size", "grace");
 
   /** Options FileTables interprets that take no value (present = true). */
   private static final Set<String> FLAG_OPTIONS = Set.of("kafka", "dry-run");

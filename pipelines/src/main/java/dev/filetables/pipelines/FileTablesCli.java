@@ -19,7 +19,7 @@ public final class FileTablesCli {
           "Usage: filetables [--verbose] <command> [options] [pipeline options]",
           "",
           "Commands:",
-          "  run --from <source.sql> --to <sink.sql> [--where <predicate>]",
+          "  run --from <source.sql> --to <sink.sql> [--where <predicate>] [--stop-after <duration>]",
           "      Copies every row of the source table into the sink table. Sink columns are taken from",
           "      source columns of the same name (metadata columns included); source columns the sink",
           "      does not declare are not copied. --where keeps only source partitions matching it.",

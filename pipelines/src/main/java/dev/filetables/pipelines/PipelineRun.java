@@ -23,6 +23,17 @@ final class PipelineRun {
    */
   static PipelineRun execute(Pipeline pipeline, CliContext context, String runId, Optional<Path> sinkRoot)
       throws Exception {
+    return execute(pipeline, context, runId, sinkRoot, Optional.empty());
+  }
+
+  /** Like {@link #execute}; a pipeline still running after {@code stopAfter} is cancelled. */
+  static PipelineRun execute(
+      Pipeline pipeline,
+      CliContext context,
+      String runId,
+      Optional<Path> sinkRoot,
+      Optional<java.time.Duration> stopAfter)
+      throws Exception {
     long start = System.nanoTime();
     PipelineResult result;
     try (AutoCloseable progress =
@@ -30,7 +41,16 @@ final class PipelineRun {
             context.terminal(), context.err(), () -> RowCounter.rowsSoFar(runId), sinkRoot)) {
       RunnerOptions.stageJobJarOnRemoteCluster(pipeline.getOptions());
       result = pipeline.run();
-      PipelineResult.State state = result.waitUntilFinish();
+      PipelineResult.State state;
+      if (stopAfter.isPresent()) {
+        state = result.waitUntilFinish(org.joda.time.Duration.millis(stopAfter.get().toMillis()));
+        if (state == null || !state.isTerminal()) {
+          result.cancel(); // an unbounded (watched) run stopped on purpose
+          state = PipelineResult.State.DONE;
+        }
+      } else {
+        state = result.waitUntilFinish();
+      }
       if (state != null && state != PipelineResult.State.DONE) {
         throw new CliException("the pipeline ended in state " + state);
       }

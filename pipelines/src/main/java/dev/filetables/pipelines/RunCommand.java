@@ -4,6 +4,11 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.nio.file.Path;
+import dev.filetables.io.table.Durations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -16,7 +21,35 @@ import org.apache.beam.sdk.values.Row;
  * KafkaRunCommand}).
  */
 final class RunCommand {
+  /** Checkpoint interval of a watched run on Flink unless given: sink files appear at checkpoints. */
+  static final long DEFAULT_WATCH_CHECKPOINT_MILLIS = 10_000;
+
   private RunCommand() {}
+
+  /**
+   * A watched source makes the pipeline unbounded: on Flink the streaming sink publishes files at
+   * checkpoints, so checkpointing must be on (10 s unless {@code --checkpointingInterval} is given).
+   */
+  static List<String> withStreamingDefaults(List<String> args) {
+    Map<String, String> merged = RunnerOptions.merge(args, List.of());
+    String runner = merged.containsKey("runner") ? RunnerOptions.valueOf(merged.get("runner")) : "";
+    if (RunnerOptions.FLINK.equals(runner)) {
+      merged.putIfAbsent(
+          "checkpointingInterval", "--checkpointingInterval=" + DEFAULT_WATCH_CHECKPOINT_MILLIS);
+      merged.putIfAbsent("streaming", "--streaming=true");
+      // detached: run() returns at once, so the CLI can wait with a limit (--stop-after) and cancel
+      merged.putIfAbsent("attachedMode", "--attachedMode=false");
+    }
+    return new ArrayList<>(merged.values());
+  }
+
+  private static Duration duration(String text) {
+    try {
+      return Durations.parse(text);
+    } catch (RuntimeException e) {
+      throw CliException.usage("invalid --stop-after '" + text + "': " + e.getMessage());
+    }
+  }
 
   static int run(CommandLine commandLine, CliContext context) throws Exception {
     String from = commandLine.requiredOption("from");
@@ -46,8 +79,13 @@ final class RunCommand {
               + " does not declare them");
     }
 
-    PipelineOptions options =
-        RunnerOptions.create(RunnerOptions.effectiveArgs(commandLine, context.presets()));
+    Optional<Duration> watchInterval = source.options().sourceMonitorInterval();
+    Optional<Duration> stopAfter = commandLine.option("stop-after").map(RunCommand::duration);
+    List<String> args = RunnerOptions.effectiveArgs(commandLine, context.presets());
+    if (watchInterval.isPresent()) {
+      args = withStreamingDefaults(args);
+    }
+    PipelineOptions options = RunnerOptions.create(args);
     Pipeline pipeline = Pipeline.create(options);
     String runId = RowCounter.newRun();
     PCollection<WrittenFile> written =
@@ -62,6 +100,18 @@ final class RunCommand {
             .apply("WriteSink", FileTableIO.write(sink));
     written.apply("Summarize", WriteSummary.count());
 
+    if (watchInterval.isPresent()) {
+      context.note(
+          "watching " + sourceRoot + " every " + Human.duration(watchInterval.get().toMillis())
+              + " and copying each new file to " + sink.name() + " (" + sinkRoot + ") on "
+              + RunnerOptions.describe(options)
+              + stopAfter.map(d -> " for " + Human.duration(d.toMillis())).orElse(" until stopped (Ctrl-C)"));
+      PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot), stopAfter);
+      context.out().println(
+          "stopped after " + Human.duration(run.elapsedMillis) + "; files published so far are under "
+              + sinkRoot);
+      return 0;
+    }
     context.note(
         "copying " + source.name() + " (" + sourceRoot + ") to " + sink.name() + " (" + sinkRoot + ") on " + RunnerOptions.describe(options));
     PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot));

@@ -23,6 +23,7 @@ import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import dev.filetables.transforms.source.FileRange;
 import dev.filetables.transforms.source.ReadRanges;
+import dev.filetables.transforms.source.watch.WatchedRead;
 import java.util.OptionalInt;
 import java.util.UUID;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -94,6 +95,9 @@ import org.slf4j.LoggerFactory;
  * What cannot be read (a bad record, a corrupt or unreadable file) is handled by the table's {@code
  * source.bad-records} policy: fail (default), skip, or write to a dead-letter table (see {@link
  * dev.filetables.transforms.source.FileRangeReader}).
+ *
+ * <p>With {@code source.monitor-interval} > 0 the read is unbounded: the table directory is watched
+ * and each new file is read once, with event timestamps and a watermark; see {@link WatchedRead}.
  */
 public final class FileTableIO {
   private static final Logger LOG = LoggerFactory.getLogger(FileTableIO.class);
@@ -116,6 +120,7 @@ public final class FileTableIO {
     return new AutoValue_FileTableIO_Read.Builder()
         .setTable(table)
         .setTargetSplitSize(DEFAULT_TARGET_SPLIT_SIZE)
+        .setWatchShards(WatchedRead.DEFAULT_SHARDS)
         .build();
   }
 
@@ -292,11 +297,15 @@ public final class FileTableIO {
 
     public abstract long getTargetSplitSize();
 
+    public abstract int getWatchShards();
+
     abstract Builder toBuilder();
 
     @AutoValue.Builder
     abstract static class Builder {
       abstract Builder setTable(TableSpec table);
+
+      abstract Builder setWatchShards(int shards);
 
       abstract Builder setPartitionFilterSql(@Nullable String sql);
 
@@ -331,6 +340,18 @@ public final class FileTableIO {
       return toBuilder().setTargetSplitSize(bytes).build();
     }
 
+    /**
+     * Watched tables only ({@code source.monitor-interval} > 0): the number of parallel watcher
+     * shards, each reading the files whose path hashes to it (default 4). Each shard lists the
+     * directory at every poll.
+     */
+    public Read withWatchShards(int shards) {
+      if (shards <= 0) {
+        throw new IllegalArgumentException("watch shards must be positive, got " + shards);
+      }
+      return toBuilder().setWatchShards(shards).build();
+    }
+
     @Override
     public PCollection<Row> expand(PBegin input) {
       TableSpec table = getTable();
@@ -338,10 +359,9 @@ public final class FileTableIO {
       FileFormats.of(options); // fails here, not on a worker, for a bad format
       PartitionFilter filter = resolveFilter(table);
       if (options.sourceMonitorInterval().isPresent()) {
-        LOG.warn(
-            "Table `{}`: '{}' is set but FileTableIO.read is bounded; the table is read once",
-            table.name(),
-            TableOptions.SOURCE_MONITOR_INTERVAL);
+        // unbounded: watch the directory and read each new file once (design: WatchedRead)
+        return input.apply(
+            "Watch", WatchedRead.of(table, filter, getWatchShards(), getTargetSplitSize()));
       }
       PCollection<DataFile> files =
           input

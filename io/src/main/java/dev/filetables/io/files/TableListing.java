@@ -62,6 +62,22 @@ public final class TableListing {
     return scan(root, partitionKeys, defaultPartitionName, filter, pathRegex, PartitionWalker.NIO);
   }
 
+  /**
+   * Like {@link #scan}, reading only the leaf (last-level) directories {@code readLeaf} accepts: a
+   * watching reader skips partitions it knows are complete without listing their files.
+   */
+  public static Result scan(
+      Path root,
+      List<String> partitionKeys,
+      String defaultPartitionName,
+      PartitionFilter filter,
+      Optional<Pattern> pathRegex,
+      java.util.function.Predicate<Path> readLeaf)
+      throws IOException {
+    return scan(
+        root, partitionKeys, defaultPartitionName, filter, pathRegex, PartitionWalker.NIO, readLeaf);
+  }
+
   static Result scan(
       Path root,
       List<String> partitionKeys,
@@ -70,11 +86,26 @@ public final class TableListing {
       Optional<Pattern> pathRegex,
       PartitionWalker.DirectoryOpener opener)
       throws IOException {
+    return scan(root, partitionKeys, defaultPartitionName, filter, pathRegex, opener, dir -> true);
+  }
+
+  private static Result scan(
+      Path root,
+      List<String> partitionKeys,
+      String defaultPartitionName,
+      PartitionFilter filter,
+      Optional<Pattern> pathRegex,
+      PartitionWalker.DirectoryOpener opener,
+      java.util.function.Predicate<Path> readLeaf)
+      throws IOException {
     PartitionWalker walker = new PartitionWalker(partitionKeys, defaultPartitionName, filter, opener);
     List<DataFile> files = new ArrayList<>();
     walker.walk(
         root.toAbsolutePath(),
         (dir, partition) -> {
+          if (!readLeaf.test(dir)) {
+            return;
+          }
           List<Path> entries = walker.visibleEntries(dir);
           // files an offline compaction has replaced by a merged file of this listing are not read
           java.util.Set<String> replaced =

@@ -174,7 +174,25 @@ public enum OptionKey {
       Type.DURATION,
       null,
       "= `sink.rolling-policy.rollover-interval`",
-      "with `auto-compaction`: longest time a closed file waits for more files of its partition before the pending files are merged and published (FileTables only)");
+      "with `auto-compaction`: longest time a closed file waits for more files of its partition before the pending files are merged and published (FileTables only)"),
+  SOURCE_MONITOR_LATENESS(
+      TableOptions.SOURCE_MONITOR_LATENESS,
+      Type.DURATION,
+      "10 min",
+      null,
+      "watched source: how far a new file's modification time may lie before the last listing and still be read; must cover the time from a file's last write to its atomic rename plus the monitor interval (FileTables only)"),
+  SOURCE_IDLE_TIMEOUT(
+      TableOptions.SOURCE_IDLE_TIMEOUT,
+      Type.DURATION,
+      "1 min",
+      null,
+      "watched source: after this long without a new file the watermark follows the clock (now minus this timeout) instead of stalling; 0: never (FileTables only)"),
+  SOURCE_MONITOR_SKIP_COMMITTED(
+      TableOptions.SOURCE_MONITOR_SKIP_COMMITTED,
+      Type.BOOLEAN,
+      "false",
+      null,
+      "watched source: do not list partitions whose success file is older than the lateness window (files added to them later are not read) (FileTables only)");
 
   /** Value type of an option, as shown in documentation. */
   public enum Type {

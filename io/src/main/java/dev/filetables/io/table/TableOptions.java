@@ -40,6 +40,10 @@ public final class TableOptions implements Serializable {
   public static final String SOURCE_BAD_RECORDS = "source.bad-records";
   public static final String SOURCE_BAD_RECORDS_DEAD_LETTER_PATH =
       "source.bad-records.dead-letter.path";
+  public static final String SOURCE_MONITOR_LATENESS = "source.monitor.lateness";
+  public static final String SOURCE_IDLE_TIMEOUT = "source.idle-timeout";
+  public static final String SOURCE_MONITOR_SKIP_COMMITTED =
+      "source.monitor.skip-committed-partitions";
   public static final String ROLLING_FILE_SIZE = "sink.rolling-policy.file-size";
   public static final String ROLLING_ROLLOVER_INTERVAL = "sink.rolling-policy.rollover-interval";
   public static final String ROLLING_INACTIVITY_INTERVAL = "sink.rolling-policy.inactivity-interval";
@@ -206,6 +210,20 @@ public final class TableOptions implements Serializable {
   static boolean formatIgnoresParseErrors(Map<String, String> options, String format) {
     String v = options.get(format + "." + dev.filetables.io.format.FileFormats.IGNORE_PARSE_ERRORS);
     return v != null && v.trim().equalsIgnoreCase("true");
+  }
+
+  /** {@code source.monitor.lateness}: the watched source's window of files kept in its state. */
+  public Duration sourceMonitorLateness() {
+    return Durations.parse(value(OptionKey.SOURCE_MONITOR_LATENESS));
+  }
+
+  /** {@code source.idle-timeout}; zero: never idle. */
+  public Duration sourceIdleTimeout() {
+    return Durations.parse(value(OptionKey.SOURCE_IDLE_TIMEOUT));
+  }
+
+  public boolean sourceMonitorSkipCommitted() {
+    return Boolean.parseBoolean(value(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED));
   }
 
   /** {@code sink.rolling-policy.file-size} in bytes. */

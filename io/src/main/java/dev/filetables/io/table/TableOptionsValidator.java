@@ -76,6 +76,9 @@ final class TableOptionsValidator {
       ifSet(OptionKey.SOURCE_MONITOR_INTERVAL, v -> duration(OptionKey.SOURCE_MONITOR_INTERVAL, v, false));
       ifSet(OptionKey.SOURCE_PATH_REGEX_PATTERN, this::checkRegex);
       checkBadRecords(format);
+      ifSet(OptionKey.SOURCE_MONITOR_LATENESS, v -> duration(OptionKey.SOURCE_MONITOR_LATENESS, v, false));
+      ifSet(OptionKey.SOURCE_IDLE_TIMEOUT, v -> duration(OptionKey.SOURCE_IDLE_TIMEOUT, v, false));
+      ifSet(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED, v -> bool(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED, v));
       ifSet(OptionKey.ROLLING_FILE_SIZE, v -> size(OptionKey.ROLLING_FILE_SIZE, v));
       ifSet(OptionKey.ROLLING_ROLLOVER_INTERVAL, v -> duration(OptionKey.ROLLING_ROLLOVER_INTERVAL, v, true));
       ifSet(OptionKey.ROLLING_INACTIVITY_INTERVAL, v -> duration(OptionKey.ROLLING_INACTIVITY_INTERVAL, v, true));

@@ -131,7 +131,10 @@ class TableOptionsTest {
             // FileTables-only keys follow Flink's
             "sink.partition-commit.success-file.manifest|boolean|false",
             "sink.partition-derive.time-column|string|unset",
-            "compaction.max-delay|duration|= `sink.rolling-policy.rollover-interval`");
+            "compaction.max-delay|duration|= `sink.rolling-policy.rollover-interval`",
+            "source.monitor.lateness|duration|10 min",
+            "source.idle-timeout|duration|1 min",
+            "source.monitor.skip-committed-partitions|boolean|false");
     List<String> actual =
         TableOptions.knownOptions().stream()
             .map(k -> k.key() + "|" + k.type().displayName() + "|" + k.defaultText())

@@ -1,0 +1,350 @@
+package dev.filetables.transforms.source.watch;
+
+import dev.filetables.io.files.DataFile;
+import dev.filetables.io.format.BadRecordException;
+import dev.filetables.io.format.FileFormat;
+import dev.filetables.io.format.FileFormats;
+import dev.filetables.io.format.RowReader;
+import dev.filetables.transforms.source.RowAssembler;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.splittabledofn.ManualWatermarkEstimator;
+import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
+import org.apache.beam.sdk.transforms.splittabledofn.WatermarkEstimators;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.values.Row;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The watched source: a splittable DoFn that both watches the table directory and reads the new
+ * files, one restriction per shard (files are assigned to shards by a hash of their path).
+ *
+ * <p>Watching and reading are one step because the step that emits rows with data timestamps has to
+ * own the watermark: a downstream reader could not hold or advance it. Its restriction
+ * ({@link WatchRestriction}) is the shard's entire memory — cursor, files of the lateness window,
+ * pending ranges with rows already emitted, watermark inputs — and every emitted row is claimed in
+ * it, so a runner checkpoint is exactly "emitted so far" and a restore continues after the last
+ * emitted row: no file read twice, none skipped, including a checkpoint in the middle of a file.
+ *
+ * <p>One call works until the runner checkpoints it or until nothing is pending and the next poll
+ * is not due; then it resumes after the remaining interval.
+ */
+@DoFn.UnboundedPerElement
+final class WatchAndReadFn extends DoFn<byte[], Row> {
+  private static final Logger LOG = LoggerFactory.getLogger(WatchAndReadFn.class);
+  private static final long MIN_MILLIS = BoundedWindow.TIMESTAMP_MIN_VALUE.getMillis();
+  private static final long MAX_MILLIS = BoundedWindow.TIMESTAMP_MAX_VALUE.getMillis();
+  private static final int MAX_OPEN_RANGES = 8;
+
+  private final WatchSettings settings;
+  private final EventTimes eventTimes;
+
+  private final Counter filesDiscovered = Metrics.counter(WatchAndReadFn.class, "files-discovered");
+  private final Counter rowsRead = Metrics.counter(WatchAndReadFn.class, "rows-read");
+  private final Distribution listingMillis = Metrics.distribution(WatchAndReadFn.class, "listing-millis");
+
+  private transient DirectoryPoller poller;
+  private transient FileFormat format;
+  private transient RowAssembler assembler;
+
+  WatchAndReadFn(WatchSettings settings) {
+    this.settings = settings;
+    this.eventTimes = new EventTimes(settings.table());
+  }
+
+  @Setup
+  public void setup() {
+    poller = new DirectoryPoller(settings);
+    format = FileFormats.of(settings.table().options());
+    assembler = new RowAssembler(settings.table());
+  }
+
+  @GetInitialRestriction
+  public WatchRestriction initialRestriction() {
+    return WatchRestriction.initial(0, 1);
+  }
+
+  @SplitRestriction
+  public void splitRestriction(
+      @Restriction WatchRestriction restriction, OutputReceiver<WatchRestriction> out) {
+    if (restriction.shards == 1 && restriction.cursorMillis == WatchRestriction.UNSET
+        && restriction.pending.isEmpty() && !restriction.finished) {
+      for (int shard = 0; shard < settings.shards(); shard++) {
+        out.output(WatchRestriction.initial(shard, settings.shards()));
+      }
+    } else {
+      out.output(restriction);
+    }
+  }
+
+  @NewTracker
+  public WatchTracker newTracker(@Restriction WatchRestriction restriction) {
+    return new WatchTracker(restriction);
+  }
+
+  @GetRestrictionCoder
+  public Coder<WatchRestriction> restrictionCoder() {
+    return WatchRestrictionCoder.of();
+  }
+
+  @GetSize
+  public double size(@Restriction WatchRestriction restriction) {
+    return restriction.pending.size() + 1;
+  }
+
+  @GetInitialWatermarkEstimatorState
+  public Instant initialWatermark() {
+    return BoundedWindow.TIMESTAMP_MIN_VALUE;
+  }
+
+  @GetWatermarkEstimatorStateCoder
+  public Coder<Instant> watermarkStateCoder() {
+    return InstantCoder.of();
+  }
+
+  @NewWatermarkEstimator
+  public WatermarkEstimators.Manual newWatermarkEstimator(@WatermarkEstimatorState Instant state) {
+    return new WatermarkEstimators.Manual(state);
+  }
+
+  @ProcessElement
+  public ProcessContinuation processElement(
+      RestrictionTracker<WatchRestriction, WatchClaim> tracker,
+      ManualWatermarkEstimator<Instant> watermark,
+      OutputReceiver<Row> out)
+      throws IOException {
+    while (true) {
+      WatchRestriction restriction = tracker.currentRestriction();
+      if (restriction.finished) {
+        return ProcessContinuation.stop();
+      }
+      PendingRange head = restriction.pending.peekFirst();
+      if (head == null) {
+        long now = System.currentTimeMillis();
+        if (restriction.nextPollAtMillis != WatchRestriction.UNSET
+            && now < restriction.nextPollAtMillis) {
+          advance(watermark, restriction, now);
+          return ProcessContinuation.resume()
+              .withResumeDelay(Duration.millis(restriction.nextPollAtMillis - now));
+        }
+        long started = System.nanoTime();
+        PollOutcome poll = poller.poll(restriction, now);
+        listingMillis.update((System.nanoTime() - started) / 1_000_000);
+        if (!tracker.tryClaim(WatchClaim.poll(poll))) {
+          return ProcessContinuation.stop();
+        }
+        filesDiscovered.inc(poll.newFiles().size());
+        if (!poll.newFiles().isEmpty() || poll.deferredFiles() > 0) {
+          LOG.info(
+              "Table `{}` shard {}/{}: {} new file(s){}",
+              settings.table().name(),
+              restriction.shard,
+              restriction.shards,
+              poll.newFiles().size(),
+              poll.deferredFiles() > 0 ? ", " + poll.deferredFiles() + " left for later polls" : "");
+        }
+        advance(watermark, tracker.currentRestriction(), now);
+        continue;
+      }
+      if (!readRange(head, tracker, out)) {
+        return ProcessContinuation.stop();
+      }
+      if (!tracker.tryClaim(WatchClaim.rangeDone())) {
+        return ProcessContinuation.stop();
+      }
+      advance(watermark, tracker.currentRestriction(), System.currentTimeMillis());
+    }
+  }
+
+  /**
+   * A range reader left open when a checkpoint interrupted it: the runner usually resumes the shard
+   * on this same instance right away, and reopening would re-parse every row already emitted.
+   */
+  private static final class OpenRange {
+    final SeekableByteChannel channel;
+    final RowReader reader;
+    /** Rows taken from the reader and emitted (claimed). */
+    long emitted;
+    /** A row read but not claimed (the claim was refused by the checkpoint), emitted next. */
+    Row unclaimed;
+
+    OpenRange(SeekableByteChannel channel, RowReader reader) {
+      this.channel = channel;
+      this.reader = reader;
+    }
+
+    void close() {
+      try (SeekableByteChannel c = channel;
+          RowReader r = reader) {
+        // closes both
+      } catch (IOException e) {
+        LOG.debug("Closing a range reader failed", e);
+      }
+    }
+  }
+
+  private transient Map<String, OpenRange> openRanges;
+
+  @Teardown
+  public void teardown() {
+    if (openRanges != null) {
+      openRanges.values().forEach(OpenRange::close);
+      openRanges.clear();
+    }
+  }
+
+  private static String key(PendingRange head) {
+    return head.file.path() + "@" + head.range;
+  }
+
+  /** The open reader of {@code head}, positioned after its emitted rows. */
+  private OpenRange open(PendingRange head) throws IOException {
+    if (openRanges == null) {
+      openRanges = new LinkedHashMap<>();
+    }
+    OpenRange open = openRanges.remove(key(head));
+    if (open != null && open.emitted == head.rowsDone) {
+      return open;
+    }
+    if (open != null) {
+      open.close(); // another position (a restore or a retry): read again from the start
+    }
+    DataFile file = head.file;
+    SeekableByteChannel channel = null;
+    try {
+      channel = Files.newByteChannel(Path.of(file.path()));
+      open = new OpenRange(channel, format.createReader(channel, file.size(), head.range, assembler.fileSchema()));
+    } catch (IOException | RuntimeException e) {
+      if (channel != null) {
+        channel.close();
+      }
+      throw cannotRead(head, e);
+    }
+    for (long i = 0; i < head.rowsDone; i++) {
+      if (next(open.reader, head) == null) {
+        open.close();
+        throw new IOException(
+            file.path() + " range " + head.range + " has fewer than the " + head.rowsDone
+                + " rows already emitted from it: the file changed after it was listed");
+      }
+      open.emitted++;
+    }
+    return open;
+  }
+
+  /**
+   * Reads the rest of {@code head}, each row claimed before it is emitted; false when a claim was
+   * refused (checkpoint: the residual resumes after the last claimed row, and the reader stays open
+   * for that).
+   */
+  private boolean readRange(
+      PendingRange head, RestrictionTracker<WatchRestriction, WatchClaim> tracker, OutputReceiver<Row> out)
+      throws IOException {
+    Object[] constants = assembler.constantsFor(head.file);
+    OpenRange open = open(head);
+    boolean done = false;
+    try {
+      while (true) {
+        Row fileRow = open.unclaimed != null ? open.unclaimed : next(open.reader, head);
+        open.unclaimed = null;
+        if (fileRow == null) {
+          done = true;
+          return true;
+        }
+        Row row = assembler.assemble(fileRow, constants);
+        long eventMillis = eventTimes.eventMillis(row);
+        if (!tracker.tryClaim(WatchClaim.row(eventMillis))) {
+          open.unclaimed = fileRow;
+          if (openRanges.size() >= MAX_OPEN_RANGES) {
+            OpenRange oldest = openRanges.remove(openRanges.keySet().iterator().next());
+            oldest.close();
+          }
+          openRanges.put(key(head), open);
+          return false;
+        }
+        open.emitted++;
+        long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
+        // not inside the reader's error handling: a failure downstream is not a read failure
+        out.outputWithTimestamp(row, new Instant(clamp(timestamp)));
+        rowsRead.inc();
+      }
+    } catch (IOException | RuntimeException e) {
+      done = true;
+      throw e;
+    } finally {
+      if (done) {
+        open.close();
+      }
+    }
+  }
+
+  /** The next row; a bad record names file and position, other failures name the file. */
+  private static Row next(RowReader reader, PendingRange range) throws IOException {
+    try {
+      return reader.next();
+    } catch (BadRecordException e) {
+      throw new BadRecordException(
+          "Bad record in " + range.file.path() + " at " + reader.position() + " (range "
+              + range.range + "): " + e.getMessage(),
+          e);
+    } catch (IOException | RuntimeException e) {
+      // formats may throw unchecked exceptions (e.g. a corrupt footer) that do not name the file
+      throw cannotRead(range, e);
+    }
+  }
+
+  private static IOException cannotRead(PendingRange range, Exception e) {
+    return new IOException(
+        "Cannot read " + range.file.path() + " range " + range.range + ": " + e.getMessage(), e);
+  }
+
+  /** Moves the shard's watermark forward to what its restriction allows (never back). */
+  private void advance(ManualWatermarkEstimator<Instant> watermark, WatchRestriction r, long now) {
+    long target = watermarkMillis(r, now);
+    if (target > watermark.currentWatermark().getMillis()) {
+      watermark.setWatermark(new Instant(target));
+    }
+  }
+
+  /**
+   * The shard's watermark: with a WATERMARK clause the largest event time emitted minus its delay;
+   * without, the oldest file time still pending, bounded by the listing's horizon. After the idle
+   * timeout with nothing pending and no new file, at least processing time minus the timeout.
+   */
+  long watermarkMillis(WatchRestriction r, long now) {
+    long target;
+    if (eventTimes.fromData()) {
+      target = r.maxEventMillis == WatchRestriction.UNSET ? MIN_MILLIS : r.maxEventMillis - eventTimes.delayMillis();
+    } else {
+      target = r.horizonMillis == WatchRestriction.UNSET ? MIN_MILLIS : r.horizonMillis;
+      for (PendingRange p : r.pending) {
+        target = Math.min(target, p.fileTimeMillis);
+      }
+    }
+    long idle = settings.idleTimeoutMillis();
+    if (idle > 0
+        && r.pending.isEmpty()
+        && r.lastNewFileAtMillis != WatchRestriction.UNSET
+        && now - r.lastNewFileAtMillis >= idle) {
+      target = Math.max(target, now - idle);
+    }
+    return clamp(target);
+  }
+
+  private static long clamp(long millis) {
+    return Math.max(MIN_MILLIS, Math.min(MAX_MILLIS - 1, millis));
+  }
+}
