@@ -2,6 +2,7 @@ package dev.filetables.transforms.sink;
 
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.RowCoder;
@@ -129,7 +130,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(StreamingWrite.class);
 
-  /** Default estimated bytes of rows kept in state per open file before they go to a segment. */
+  /** Default bytes at which an open segment is completed even within a bundle. */
   public static final long DEFAULT_BUFFER_SIZE = 16L * 1024 * 1024;
 
   private final TableSpec table;
@@ -170,10 +171,47 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
             "AssignWriters",
             ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
         .setCoder(KvCoder.of(WriterKeyCoder.of(), RowCoder.of(table.fileSchema())))
-        .apply("RollingWriter", ParDo.of(new RollingWriterFn(table, files, policy, commitInterval)))
+        .apply(
+            "RollingWriter",
+            ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
         .setCoder(WrittenFileCoder.of())
         .apply("Publish", ParDo.of(new PublishStableFn(files)))
         .setCoder(WrittenFileCoder.of());
+  }
+
+  /** Elements per bundle below which the sink's segments are called tiny. */
+  static final long SMALL_BUNDLE_SIZE = 100_000;
+  /** Bundle time below which bundles are called short (when checkpoints are further apart). */
+  static final long SHORT_BUNDLE_MILLIS = 10_000;
+
+  /**
+   * A warning when Flink's bundle options make the sink's segments (one per bundle and open file)
+   * tiny: Flink's defaults end a bundle every 1000 elements or 1 s, not at checkpoints.
+   */
+  Optional<String> smallBundleWarning(PipelineOptions options) {
+    long size = RunnerOptions.flinkMaxBundleSize(options).orElse(Long.MAX_VALUE);
+    long millis = RunnerOptions.flinkMaxBundleTimeMills(options).orElse(Long.MAX_VALUE);
+    long checkpoints = RunnerOptions.flinkCheckpointingInterval(options);
+    if (size >= SMALL_BUNDLE_SIZE && millis >= Math.min(checkpoints, SHORT_BUNDLE_MILLIS)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            "FileTableIO.write(`%s`): Flink bundles end after --maxBundleSize=%d elements or"
+                + " --maxBundleTimeMills=%d ms; the streaming sink writes one segment file per bundle"
+                + " and open part file, so these small bundles make many tiny segments (more files"
+                + " to merge and, for Parquet, small row groups). Set --maxBundleSize=1000000 and"
+                + " --maxBundleTimeMills=%d (at least the checkpointing interval, up to %d ms), as"
+                + " the flink-local preset does; a bundle also ends at every checkpoint.",
+            table.name(),
+            size,
+            millis,
+            Math.max(checkpoints, SHORT_BUNDLE_MILLIS),
+            SHORT_BUNDLE_MILLIS));
+  }
+
+  SegmentKind segmentKind() {
+    return SegmentKind.valueOf(System.getProperty("filetables.segments", "FORMAT"));
   }
 
   private void checkRunner(PipelineOptions options) {
@@ -188,6 +226,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
               + " --checkpointingInterval=<ms>. Files become visible when a checkpoint completes,"
               + " so the interval is the commit interval (e.g. --checkpointingInterval=10000).");
     }
+    smallBundleWarning(options).ifPresent(LOG::warn);
     if (!RunnerOptions.flinkStableInputDrain(options)) {
       LOG.info(
           "Table `{}`: if this Flink job's input can end (finite source, drain), also set"
