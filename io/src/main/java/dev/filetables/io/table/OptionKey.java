@@ -156,7 +156,13 @@ public enum OptionKey {
       Type.STRING,
       null,
       "unset",
-      "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)");
+      "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)"),
+  SINK_PARQUET_MERGE(
+      TableOptions.SINK_PARQUET_MERGE,
+      Type.STRING,
+      "rewrite",
+      null,
+      "streaming Parquet part files from their per-bundle segments: `rewrite` (rows spilled in Beam's row encoding, encoded once at roll: full row groups) or `row-group-copy` (Parquet segments joined by copying: less work at roll, a row group per bundle) (FileTables only)");
 
   /** Value type of an option, as shown in documentation. */
   public enum Type {

@@ -128,7 +128,8 @@ class TableOptionsTest {
             "sink.partition-commit.success-file.name|string|_SUCCESS",
             // FileTables-only keys follow Flink's
             "sink.partition-commit.success-file.manifest|boolean|false",
-            "sink.partition-derive.time-column|string|unset");
+            "sink.partition-derive.time-column|string|unset",
+            "sink.parquet.merge|string|rewrite");
     List<String> actual =
         TableOptions.knownOptions().stream()
             .map(k -> k.key() + "|" + k.type().displayName() + "|" + k.defaultText())
@@ -463,6 +464,14 @@ class TableOptionsTest {
         error("sink.partition-commit.trigger", "event-time"),
         "'event-time'",
         "process-time, partition-time");
+  }
+
+  @Test
+  void parquetMerge() {
+    assertEquals("rewrite", with("format", "parquet").parquetMerge());
+    assertEquals("row-group-copy", with("sink.parquet.merge", "Row-Group-Copy").parquetMerge());
+    assertContains(
+        error("sink.parquet.merge", "concat"), "'concat'", "expected one of rewrite, row-group-copy");
   }
 
   @Test

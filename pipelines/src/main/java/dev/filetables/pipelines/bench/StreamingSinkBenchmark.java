@@ -134,6 +134,7 @@ public final class StreamingSinkBenchmark {
         discard ? " of the source alone (rows discarded)" : "", rows, partitions, format,
         checkpointMillis, parallelism, sinkSettings());
     long submitted = System.currentTimeMillis();
+    long cpuAtSubmit = processCpuNanos();
     JobID job;
     JobStatus status;
     long checkpoints;
@@ -147,6 +148,7 @@ public final class StreamingSinkBenchmark {
       checkpoints = cluster.completedCheckpoints(job);
       watcher.close();
       long ended = System.currentTimeMillis();
+      long cpuNanos = processCpuNanos() - cpuAtSubmit;
       long firstRow = log.firstMillis();
       long lastFile = watcher.lastNewFileMillis();
       long jobMillis = lastFile - firstRow;
@@ -170,9 +172,20 @@ public final class StreamingSinkBenchmark {
       System.out.printf("  throughput: %,.0f rows/s, %.1f MB/s (output bytes %s)%n",
           rows * 1000.0 / jobMillis, contents.bytes() / 1e6 * 1000.0 / jobMillis,
           BenchJobs.megabytes(contents.bytes()));
+      // on a shared machine wall time depends on the others; CPU time much less
+      System.out.printf("  CPU time of this JVM (submit → job end): %s, %,.0f rows per CPU-second%n",
+          BenchJobs.seconds(cpuNanos / 1_000_000), rows * 1e9 / cpuNanos);
       System.out.printf("  files: %d in %d partitions; per partition min %d / avg %.1f / max %d%n",
           contents.files().size(), perPartition.getCount(), perPartition.getMin(),
           perPartition.getAverage(), perPartition.getMax());
+      if (format.equals("parquet")) {
+        IntSummaryStatistics groups = new IntSummaryStatistics();
+        for (TableContents.VisibleFile file : contents.files()) {
+          groups.accept(parquetRowGroups(file.path()));
+        }
+        System.out.printf("  Parquet row groups per file: min %d / avg %.1f / max %d%n",
+            groups.getMin(), groups.getAverage(), groups.getMax());
+      }
       CompletedCheckpointStatsSummarySnapshot summary = cluster.checkpointStats(job).getSummaryStats();
       System.out.printf(
           "  checkpoints: state size max %s / avg %s, end-to-end duration max %s / avg %s%n",
@@ -186,6 +199,20 @@ public final class StreamingSinkBenchmark {
     } finally {
       EmitLog.remove(logId);
     }
+  }
+
+  private static int parquetRowGroups(Path file) throws java.io.IOException {
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file);
+        org.apache.parquet.hadoop.ParquetFileReader reader =
+            org.apache.parquet.hadoop.ParquetFileReader.open(
+                new dev.filetables.io.format.parquet.ChannelInputFile(channel, channel.size()))) {
+      return reader.getFooter().getBlocks().size();
+    }
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /**
