@@ -144,7 +144,7 @@ public final class StreamingSinkBenchmark {
               discard
                   ? BenchJobs.discardPipeline(options, source)
                   : BenchJobs.writePipeline(options, source, write(table)));
-      status = awaitEnd(cluster, job, log, table);
+      status = awaitEnd(cluster, job, log, table, watcher);
       checkpoints = cluster.completedCheckpoints(job);
       watcher.close();
       long ended = System.currentTimeMillis();
@@ -220,7 +220,8 @@ public final class StreamingSinkBenchmark {
    * no new file appeared for three checkpoint intervals, checks whether the table is complete and
    * then cancels it (the sink published everything; the runner just did not end the job).
    */
-  private JobStatus awaitEnd(LocalFlinkCluster cluster, JobID job, EmitLog log, TableSpec table)
+  private JobStatus awaitEnd(
+      LocalFlinkCluster cluster, JobID job, EmitLog log, TableSpec table, VisibilityWatcher watcher)
       throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     long quietSince = -1;
@@ -236,7 +237,10 @@ public final class StreamingSinkBenchmark {
         }
         return status;
       }
-      if (log.emissions() >= rows) {
+      // reading the table costs CPU the job needs: only once files stopped appearing for a while
+      boolean filesQuiet =
+          System.currentTimeMillis() - watcher.lastNewFileMillis() > 3 * checkpointMillis;
+      if (log.emissions() >= rows && filesQuiet) {
         long count = TableContents.scan(table).rowCount();
         if (count >= rows && count == lastCount) {
           if (quietSince < 0) {

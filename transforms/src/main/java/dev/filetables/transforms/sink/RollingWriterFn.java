@@ -234,7 +234,9 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     }
     long now = check.getCurrentRelativeTime().getMillis();
     WriterKey key = element.getKey();
-    OpenFile file = fileState.read();
+    OpenSegment open = openSegments.get(key);
+    // within a bundle the open segment's file is the state's (written back after every row)
+    OpenFile file = open != null ? open.file : fileState.read();
     boolean holdMoved;
     if (file == null) {
       file = open(key, now, lastCounter);
@@ -388,8 +390,11 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       return policy.nextAligned(file.createdAt, file.lastWrite, now, commit.getAsLong(), commitInterval);
     }
     if (commitInterval > 0) {
-      // no checkpoint seen yet: look again within a commit interval, aligned by then
-      return policy.nextCheck(file.createdAt, file.lastWrite, commitInterval);
+      // No checkpoint seen yet (the job's first seconds): look again soon, so that the first files
+      // are timed to checkpoints as soon as one has been seen, not only after their deadline.
+      return Math.min(
+          policy.nextCheck(file.createdAt, file.lastWrite, commitInterval),
+          now + Math.max(1, commitInterval / 4));
     }
     return policy.nextCheck(file.createdAt, file.lastWrite);
   }
@@ -400,7 +405,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
    */
   private SegmentWriter segmentOf(WriterKey key, OpenFile file) throws IOException {
     OpenSegment open = openSegments.get(key);
-    if (open != null && open.partName.equals(file.name)) {
+    if (open != null && open.file.name.equals(file.name)) {
       return open.writer;
     }
     if (open != null) {
@@ -413,7 +418,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     SegmentWriter writer =
         SegmentWriter.open(
             segmentKind, format, fileSchema, dir, SegmentFiles.segmentName(file.name, n));
-    openSegments.put(key, new OpenSegment(file.name, writer));
+    openSegments.put(key, new OpenSegment(file, writer));
     return writer;
   }
 
@@ -492,13 +497,13 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
         new Instant(file.maxTimestamp));
   }
 
-  /** A segment open in the current bundle and the part file it belongs to. */
+  /** A segment open in the current bundle and the open file (as in state) it belongs to. */
   private static final class OpenSegment {
-    final String partName;
+    final OpenFile file;
     final SegmentWriter writer;
 
-    OpenSegment(String partName, SegmentWriter writer) {
-      this.partName = partName;
+    OpenSegment(OpenFile file, SegmentWriter writer) {
+      this.file = file;
       this.writer = writer;
     }
   }

@@ -3,7 +3,6 @@ package dev.filetables.transforms.sink;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.RowWriter;
-import dev.filetables.io.format.internal.CountingOutputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -33,10 +32,14 @@ abstract class SegmentWriter implements AutoCloseable {
   static SegmentWriter open(
       SegmentKind kind, FileFormat format, Schema schema, Path dir, String name) throws IOException {
     FileOps.deleteQuietly(dir.resolve(name)); // rewritten by a replay after a restore
-    OutputStream out = new BufferedOutputStream(FileOps.createHidden(dir, name), BUFFER_BYTES);
+    OutputStream file = FileOps.createHidden(dir, name);
+    OutputStream out =
+        kind == SegmentKind.SPILL
+            ? new SpillStreams.Output(file, BUFFER_BYTES)
+            : new BufferedOutputStream(file, BUFFER_BYTES);
     try {
       return kind == SegmentKind.SPILL
-          ? new Spill(dir.resolve(name), out, RowCoder.of(schema))
+          ? new Spill(dir.resolve(name), (SpillStreams.Output) out, RowCoder.of(schema))
           : new Formatted(dir.resolve(name), format.createWriter(out, schema));
     } catch (IOException | RuntimeException e) {
       out.close();
@@ -95,13 +98,12 @@ abstract class SegmentWriter implements AutoCloseable {
 
   /** A spill segment: rows in the self-delimiting (nested) encoding of {@link RowCoder}. */
   private static final class Spill extends SegmentWriter {
-    private final CountingOutputStream out;
+    private final SpillStreams.Output out;
     private final RowCoder coder;
-    private boolean closed;
 
-    Spill(Path file, OutputStream out, RowCoder coder) {
+    Spill(Path file, SpillStreams.Output out, RowCoder coder) {
       super(file);
-      this.out = new CountingOutputStream(out);
+      this.out = out;
       this.coder = coder;
     }
 
@@ -117,10 +119,7 @@ abstract class SegmentWriter implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-      if (!closed) {
-        closed = true;
-        out.close();
-      }
+      out.close();
     }
   }
 }

@@ -3,9 +3,7 @@ package dev.filetables.transforms.sink;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.io.format.RowWriter;
-import java.io.BufferedInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,23 +33,14 @@ final class SpillMerger implements FileMerger {
     RowCoder coder = RowCoder.of(fileSchema);
     try (RowWriter writer = format.createWriter(out, fileSchema)) {
       for (Path input : inputs) {
-        try (InputStream in =
-            new BufferedInputStream(Files.newInputStream(input), SegmentWriter.BUFFER_BYTES)) {
-          while (hasMore(in)) {
+        try (SpillStreams.Input in =
+            new SpillStreams.Input(Files.newInputStream(input), SegmentWriter.BUFFER_BYTES)) {
+          while (in.hasMore()) {
             Row row = coder.decode(in);
             writer.write(row);
           }
         }
       }
     }
-  }
-
-  private static boolean hasMore(InputStream in) throws IOException {
-    in.mark(1);
-    if (in.read() < 0) {
-      return false;
-    }
-    in.reset();
-    return true;
   }
 }
