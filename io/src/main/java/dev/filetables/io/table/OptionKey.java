@@ -162,7 +162,7 @@ public enum OptionKey {
       Type.STRING,
       "rewrite",
       null,
-      "streaming Parquet part files from their per-bundle segments: `rewrite` (rows spilled in Beam's row encoding, encoded once at roll: full row groups) or `row-group-copy` (Parquet segments joined by copying: less work at roll, a row group per bundle) (FileTables only)");
+      "streaming Parquet part files from their per-bundle segments: `rewrite` (rows spilled in a compact row encoding, encoded once at roll: full row groups) or `row-group-copy` (Parquet segments joined by copying: less work at roll, a row group per bundle) (FileTables only)");
 
   /** Value type of an option, as shown in documentation. */
   public enum Type {

@@ -11,7 +11,7 @@ enum SegmentKind {
    */
   FORMAT,
   /**
-   * Rows in Beam's {@code RowCoder} encoding (cheap to write and read back), encoded once into the
+   * Rows in {@link FileRowCoder}'s encoding (cheap to write and read back), encoded once into the
    * table's format when the file rolls: a Parquet part file gets row groups as big as the format's
    * {@code block.size} allows, whatever the bundles were.
    */

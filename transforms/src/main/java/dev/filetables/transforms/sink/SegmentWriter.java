@@ -7,7 +7,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -39,7 +39,7 @@ abstract class SegmentWriter implements AutoCloseable {
             : new BufferedOutputStream(file, BUFFER_BYTES);
     try {
       return kind == SegmentKind.SPILL
-          ? new Spill(dir.resolve(name), (SpillStreams.Output) out, RowCoder.of(schema))
+          ? new Spill(dir.resolve(name), (SpillStreams.Output) out, FileRowCoder.of(schema))
           : new Formatted(dir.resolve(name), format.createWriter(out, schema));
     } catch (IOException | RuntimeException e) {
       out.close();
@@ -96,12 +96,12 @@ abstract class SegmentWriter implements AutoCloseable {
     }
   }
 
-  /** A spill segment: rows in the self-delimiting (nested) encoding of {@link RowCoder}. */
+  /** A spill segment: rows one after the other in the encoding of {@link FileRowCoder}. */
   private static final class Spill extends SegmentWriter {
     private final SpillStreams.Output out;
-    private final RowCoder coder;
+    private final Coder<Row> coder;
 
-    Spill(Path file, SpillStreams.Output out, RowCoder coder) {
+    Spill(Path file, SpillStreams.Output out, Coder<Row> coder) {
       super(file);
       this.out = out;
       this.coder = coder;

@@ -8,12 +8,12 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Turns {@link SegmentKind#SPILL} segments (rows in {@link RowCoder}'s nested encoding, one after
+ * Turns {@link SegmentKind#SPILL} segments (rows in {@link FileRowCoder}'s encoding, one after
  * the other) into one file of the table's format: each row is decoded once and written once, so the
  * format lays out the file as if it had been written in one go (Parquet: full row groups).
  */
@@ -30,7 +30,7 @@ final class SpillMerger implements FileMerger {
 
   @Override
   public void merge(List<Path> inputs, OutputStream out) throws IOException {
-    RowCoder coder = RowCoder.of(fileSchema);
+    Coder<Row> coder = FileRowCoder.of(fileSchema);
     try (RowWriter writer = format.createWriter(out, fileSchema)) {
       for (Path input : inputs) {
         try (SpillStreams.Input in =

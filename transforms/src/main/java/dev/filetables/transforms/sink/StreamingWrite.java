@@ -5,7 +5,6 @@ import dev.filetables.io.table.TableSpec;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -186,7 +185,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
     return rows.apply(
             "AssignWriters",
             ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
-        .setCoder(KvCoder.of(WriterKeyCoder.of(), RowCoder.of(table.fileSchema())))
+        .setCoder(KvCoder.of(WriterKeyCoder.of(), FileRowCoder.of(table.fileSchema())))
         .apply(
             "RollingWriter",
             ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
