@@ -12,8 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.NoSuchFileException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.OptionalLong;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -110,6 +113,9 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   private static final String LAST_COUNTER = "lastCounter";
   private static final String FORGET = "forget";
 
+  /** Writes whose bundle options were checked in this JVM: the warning comes once per write. */
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
   /** How long after its last file closed a key first tries to drop its {@code lastCounter}. */
   static final Duration FORGET_AFTER = Duration.standardMinutes(1);
 
@@ -175,8 +181,11 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   }
 
   @StartBundle
-  public void startBundle() {
+  public void startBundle(PipelineOptions options) {
     commitWatched = false;
+    if (WARNED.add(files.writeUuid())) {
+      StreamingWrite.smallBundleWarning(table.name(), options).ifPresent(LOG::warn);
+    }
   }
 
   /**

@@ -201,9 +201,14 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
 
   /**
    * A warning when Flink's bundle options make the sink's segments (one per bundle and open file)
-   * tiny: Flink's defaults end a bundle every 1000 elements or 1 s, not at checkpoints.
+   * tiny: Flink's defaults end a bundle every 1000 elements or 1 s, not at checkpoints. Called by
+   * the writer at run time: the defaults of these options depend on {@code --streaming}, which the
+   * runner sets only after the pipeline is built, and reading an option fixes its default.
    */
-  Optional<String> smallBundleWarning(PipelineOptions options) {
+  static Optional<String> smallBundleWarning(String table, PipelineOptions options) {
+    if (!RunnerOptions.isFlink(options)) {
+      return Optional.empty();
+    }
     long size = RunnerOptions.flinkMaxBundleSize(options).orElse(Long.MAX_VALUE);
     long millis = RunnerOptions.flinkMaxBundleTimeMills(options).orElse(Long.MAX_VALUE);
     long checkpoints = RunnerOptions.flinkCheckpointingInterval(options);
@@ -218,7 +223,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
                 + " to merge and, for Parquet, small row groups). Set --maxBundleSize=1000000 and"
                 + " --maxBundleTimeMills=%d (at least the checkpointing interval, up to %d ms), as"
                 + " the flink-local preset does; a bundle also ends at every checkpoint.",
-            table.name(),
+            table,
             size,
             millis,
             Math.max(checkpoints, SHORT_BUNDLE_MILLIS),
@@ -251,7 +256,6 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
               + " --checkpointingInterval=<ms>. Files become visible when a checkpoint completes,"
               + " so the interval is the commit interval (e.g. --checkpointingInterval=10000).");
     }
-    smallBundleWarning(options).ifPresent(LOG::warn);
     if (!RunnerOptions.flinkStableInputDrain(options)) {
       LOG.info(
           "Table `{}`: if this Flink job's input can end (finite source, drain), also set"

@@ -99,30 +99,23 @@ class StreamingStateTest {
 
   @Test
   void warnsWhenFlinkBundlesMakeTinySegments() {
-    dev.filetables.io.table.TableSpec table =
-        dev.filetables.io.table.TableSpec.builder()
-            .setName("t")
-            .setSchema(Schema.builder().addInt64Field("id").build())
-            .setPartitionKeys(List.of())
-            .setOptions(
-                dev.filetables.io.table.TableOptions.of(
-                    "connector", "filesystem", "path", dir.toString(), "format", "csv"))
-            .build();
-    StreamingWrite write =
-        new StreamingWrite(table, new PartFiles(dir, "u", ".csv"), StreamingWrite.DEFAULT_BUFFER_SIZE);
     FlinkPipelineOptions flink = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
     flink.setRunner(FlinkRunner.class);
+    flink.setStreaming(true);
     flink.setCheckpointingInterval(2000L);
-    // Flink's defaults: 1000 elements, 1000 ms
-    String warning = write.smallBundleWarning(flink).orElseThrow();
+    // Flink's streaming defaults: 1000 elements, 1000 ms
+    String warning = StreamingWrite.smallBundleWarning("t", flink).orElseThrow();
     assertTrue(warning.contains("--maxBundleSize=1000000"), warning);
     assertTrue(warning.contains("`t`"), warning);
     flink.setMaxBundleSize(1_000_000L);
     flink.setMaxBundleTimeMills(2_000L); // ends at checkpoints anyway
-    assertTrue(write.smallBundleWarning(flink).isEmpty());
+    assertTrue(StreamingWrite.smallBundleWarning("t", flink).isEmpty());
     flink.setCheckpointingInterval(60_000L);
-    assertFalse(write.smallBundleWarning(flink).isEmpty(), "bundles of 2 s with checkpoints every minute");
+    assertFalse(StreamingWrite.smallBundleWarning("t", flink).isEmpty(), "2 s bundles, checkpoints every minute");
     flink.setMaxBundleTimeMills(10_000L);
-    assertTrue(write.smallBundleWarning(flink).isEmpty());
+    assertTrue(StreamingWrite.smallBundleWarning("t", flink).isEmpty());
+    DirectOptions direct = PipelineOptionsFactory.as(DirectOptions.class);
+    direct.setRunner(DirectRunner.class);
+    assertTrue(StreamingWrite.smallBundleWarning("t", direct).isEmpty());
   }
 }
