@@ -21,6 +21,9 @@ import org.apache.beam.sdk.values.Row;
 final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
 
+  /** Source index of a sink partition column that the sink derives from its time column. */
+  private static final int DERIVED = -1;
+
   private final Schema sinkSchema;
   private final int[] sourceIndexes;
   private final List<String> dropped;
@@ -33,18 +36,30 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
 
   /** Matches columns, or fails naming the sink column that has no usable source column. */
   static ColumnMatch between(TableSpec source, TableSpec sink) {
-    Schema from = source.schema();
+    return between(source.name(), source.schema(), sink);
+  }
+
+  /**
+   * Matches a sink to source columns {@code from}. A partition column the sink derives itself
+   * ({@code sink.partition-derive.time-column}) may be missing from the source: it starts null.
+   */
+  static ColumnMatch between(String sourceName, Schema from, TableSpec sink) {
     Schema to = sink.physicalSchema();
+    boolean derivesPartitions = sink.options().partitionDeriveTimeColumn().isPresent();
     int[] indexes = new int[to.getFieldCount()];
     for (int i = 0; i < to.getFieldCount(); i++) {
       Schema.Field target = to.getField(i);
       String name = target.getName();
+      if (!from.hasField(name) && derivesPartitions && sink.partitionKeys().contains(name)) {
+        indexes[i] = DERIVED;
+        continue;
+      }
       if (!from.hasField(name)) {
         throw new CliException(
             "sink column `"
                 + name
                 + "` is not a column of the source table `"
-                + source.name()
+                + sourceName
                 + "`; source columns: "
                 + String.join(", ", from.getFieldNames()));
       }
@@ -114,9 +129,9 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
     public void process(@Element Row row, OutputReceiver<Row> out) {
       List<Object> values = new ArrayList<>(sourceIndexes.length);
       for (int i = 0; i < sourceIndexes.length; i++) {
-        Object value = row.getValue(sourceIndexes[i]);
+        Object value = sourceIndexes[i] == DERIVED ? null : row.getValue(sourceIndexes[i]);
         Schema.Field field = sinkSchema.getField(i);
-        if (value == null && !field.getType().getNullable()) {
+        if (value == null && !field.getType().getNullable() && sourceIndexes[i] != DERIVED) {
           throw new IllegalArgumentException(
               "column `" + field.getName() + "` is NOT NULL in the sink but a source row has NULL: " + row);
         }
@@ -126,7 +141,8 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
         }
         values.add(value);
       }
-      out.output(Row.withSchema(sinkSchema).addValues(values).build());
+      // attachValues: a derived partition column is null until the sink derives it, even if NOT NULL
+      out.output(Row.withSchema(sinkSchema).attachValues(values));
     }
   }
 }

@@ -23,7 +23,8 @@ public final class CommandLine {
   enum Command {
     RUN("run", 0, "from", "to", "where", "preset", "runner"),
     QUERY("query", 1, "where", "format", "limit", "preset", "runner"),
-    DEMO("demo", 0, "rows", "output", "seed", "preset", "runner"),
+    DEMO("demo", 0, "rows", "output", "seed", "preset", "runner", "kafka"),
+    COMPACT("compact", 1, "where", "target-size", "grace", "dry-run"),
     HELP("help", 0);
 
     final String word;
@@ -56,7 +57,12 @@ public final class CommandLine {
 
   /** Every option FileTables itself interprets (all take a value). */
   private static final Set<String> VALUE_OPTIONS =
-      Set.of("from", "to", "where", "format", "limit", "rows", "output", "seed", "preset", "runner");
+      Set.of(
+          "from", "to", "where", "format", "limit", "rows", "output", "seed", "preset", "runner",
+          "target-size", "grace");
+
+  /** Options FileTables interprets that take no value (present = true). */
+  private static final Set<String> FLAG_OPTIONS = Set.of("kafka", "dry-run");
 
   private final Command command;
   private final List<String> positionals;
@@ -109,7 +115,16 @@ public final class CommandLine {
       } else if (arg.startsWith("--") && arg.length() > 2) {
         int eq = arg.indexOf('=');
         String name = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-        if (VALUE_OPTIONS.contains(name)) {
+        if (FLAG_OPTIONS.contains(name)) {
+          if (!command.options.contains(name)) {
+            throw CliException.usage(
+                "option --" + name + " does not apply to '" + command.word + "'");
+          }
+          if (eq >= 0) {
+            throw CliException.usage("option --" + name + " takes no value");
+          }
+          options.put(name, "true");
+        } else if (VALUE_OPTIONS.contains(name)) {
           if (!command.options.contains(name)) {
             throw CliException.usage(
                 "option --" + name + " does not apply to '" + command.word + "'");
@@ -163,6 +178,11 @@ public final class CommandLine {
   /** A FileTables option's value, if given. */
   public Optional<String> option(String name) {
     return Optional.ofNullable(options.get(name));
+  }
+
+  /** True if a flag option (e.g. {@code --dry-run}) was given. */
+  public boolean flag(String name) {
+    return options.containsKey(name);
   }
 
   /** A FileTables option that must be given. */

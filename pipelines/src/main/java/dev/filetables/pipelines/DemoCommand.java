@@ -31,6 +31,9 @@ final class DemoCommand {
   private DemoCommand() {}
 
   static int run(CommandLine commandLine, CliContext context) throws Exception {
+    if (commandLine.flag("kafka")) {
+      return KafkaDemo.run(commandLine, context);
+    }
     long rows = commandLine.longOption("rows", 1).orElse(DEFAULT_ROWS);
     long seed = commandLine.longOption("seed", Long.MIN_VALUE).orElse(DEFAULT_SEED);
     Path output = Path.of(commandLine.option("output").orElse(DEFAULT_OUTPUT)).toAbsolutePath().normalize();

@@ -4,7 +4,8 @@ import java.io.PrintStream;
 import java.util.Arrays;
 
 /**
- * The {@code filetables} command line: {@code run}, {@code query}, {@code demo}, {@code help}.
+ * The {@code filetables} command line: {@code run}, {@code query}, {@code demo}, {@code compact},
+ * {@code help}.
  *
  * <p>{@link #run(String[], PrintStream, PrintStream)} does everything but exit, so it can be tested;
  * results go to {@code out}, notes, progress and errors to {@code err}. A failure prints one line,
@@ -22,6 +23,8 @@ public final class FileTablesCli {
           "      Copies every row of the source table into the sink table. Sink columns are taken from",
           "      source columns of the same name (metadata columns included); source columns the sink",
           "      does not declare are not copied. --where keeps only source partitions matching it.",
+          "      A Kafka source ('connector' = 'kafka') streams into the sink until stopped, with",
+          "      checkpoints (default every 10 s on Flink; --checkpointingInterval=<ms>).",
           "  query <table.sql> [--where <predicate>] [--format jsonl|csv] [--limit N]",
           "      Prints the table's rows (partition and metadata columns included), sorted by all",
           "      columns: jsonl (default) = one JSON object per line; csv = header + RFC 4180 rows.",
@@ -30,6 +33,16 @@ public final class FileTablesCli {
           "      Generates N synthetic orders (default 1,200,000, over two days) and writes them as a",
           "      dt/hour-partitioned Parquet table DIR/orders (default ./demo-output/orders, replaced if",
           "      it is a previous demo table), with its definition in DIR/orders.sql; prints a summary.",
+          "  demo --kafka [--rows N] [--output DIR] [--seed S]",
+          "      Starts a local Kafka broker, produces N orders (default 100,000) as JSON and streams",
+          "      them into the hourly Parquet table DIR/orders_from_kafka with partition-time commits",
+          "      and _SUCCESS files on an embedded Flink cluster; prints what it committed and stops.",
+          "  compact <table.sql> [--where <predicate>] [--target-size 128MB] [--grace 5min] [--dry-run]",
+          "      Merges the small visible files of each matching partition into files of about the",
+          "      target size (default: the table's compaction.file-size), atomically for FileTables",
+          "      readers; replaced files are deleted by a later run once --grace has passed (0: at",
+          "      once). Prints file counts and sizes before and after; --dry-run only reports.",
+          "      Runs in this process (no runner); one compaction per table at a time.",
           "  help",
           "      Prints this text.",
           "",
@@ -97,6 +110,8 @@ public final class FileTablesCli {
           return QueryCommand.run(commandLine, context);
         case DEMO:
           return DemoCommand.run(commandLine, context);
+        case COMPACT:
+          return CompactCommand.run(commandLine, context);
         default:
           throw new AssertionError(commandLine.command());
       }

@@ -28,6 +28,7 @@ final class PipelineRun {
     try (AutoCloseable progress =
         ProgressLine.startIf(
             context.terminal(), context.err(), () -> RowCounter.rowsSoFar(runId), sinkRoot)) {
+      RunnerOptions.stageJobJarOnRemoteCluster(pipeline.getOptions());
       result = pipeline.run();
       PipelineResult.State state = result.waitUntilFinish();
       if (state != null && state != PipelineResult.State.DONE) {

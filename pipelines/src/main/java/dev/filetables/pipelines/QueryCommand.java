@@ -62,6 +62,12 @@ final class QueryCommand {
     if (table != declared) {
       context.note("query reads the table once; its source.monitor-interval is not used here");
     }
+    TableSpec snapshot = table;
+    table = TableFiles.withoutDeadLetters(snapshot);
+    if (table != snapshot) {
+      context.note(
+          "query skips bad records and does not write them to the dead-letter table (run does)");
+    }
     List<String> names = table.schema().getFieldNames();
     List<ColumnType> types = RowCells.types(table.schema());
     PrintStream out = context.out();
@@ -94,7 +100,8 @@ final class QueryCommand {
       cells
           .apply("Encode", MapElements.into(TypeDescriptors.strings()).via(CellsLine::encode))
           .apply("WriteResults", TextIO.write().to(results.resolve("rows").toString()).withSuffix(".json"));
-      PipelineRun.execute(pipeline, context, runId, Optional.empty());
+      PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.empty());
+      BadDataSummary.report(run.result, table, context);
 
       String header = format.header(names);
       if (header != null) {

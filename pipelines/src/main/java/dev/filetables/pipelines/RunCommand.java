@@ -10,7 +10,11 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 
-/** {@code run --from <source.sql> --to <sink.sql> [--where ...]}: copies a table into another. */
+/**
+ * {@code run --from <source.sql> --to <sink.sql> [--where ...]}: copies a table into another; a Kafka
+ * source table ({@code 'connector' = 'kafka'}) streams into the sink until stopped ({@link
+ * KafkaRunCommand}).
+ */
 final class RunCommand {
   private RunCommand() {}
 
@@ -18,6 +22,12 @@ final class RunCommand {
     String from = commandLine.requiredOption("from");
     String to = commandLine.requiredOption("to");
     Optional<String> where = commandLine.option("where");
+    if (TableFiles.isKafka(from)) {
+      if (where.isPresent()) {
+        throw new CliException("--where selects partitions of a file table; " + from + " is a Kafka table");
+      }
+      return KafkaRunCommand.run(from, to, commandLine, context);
+    }
     TableSpec source = TableFiles.load(from);
     TableSpec sink = TableFiles.load(to);
     Path sourceRoot = source.options().rootPath().toAbsolutePath().normalize();
@@ -55,6 +65,7 @@ final class RunCommand {
     context.note(
         "copying " + source.name() + " (" + sourceRoot + ") to " + sink.name() + " (" + sinkRoot + ") on " + RunnerOptions.describe(options));
     PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot));
+    BadDataSummary.report(run.result, source, context);
     WriteSummary summary = WriteSummary.from(run.result);
     context
         .out()

@@ -77,6 +77,21 @@ public final class RunnerOptions {
     }
   }
 
+  /**
+   * A pipeline for a remote Flink cluster ships the job jar ({@link JobJar}) unless
+   * {@code --filesToStage} says otherwise; called just before a pipeline is submitted, so a missing
+   * job jar is reported only when one is needed.
+   */
+  static void stageJobJarOnRemoteCluster(PipelineOptions options) {
+    if (!FLINK.equals(options.getRunner().getSimpleName()) || runsInThisJvm(options)) {
+      return;
+    }
+    FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
+    if (flink.getFilesToStage() == null || flink.getFilesToStage().isEmpty()) {
+      flink.setFilesToStage(List.of(JobJar.require().toString()));
+    }
+  }
+
   /** Options by name, in first-seen order; a later option replaces an earlier one of the same name. */
   static Map<String, String> merge(List<String> base, List<String> overrides) {
     Map<String, String> merged = new LinkedHashMap<>();

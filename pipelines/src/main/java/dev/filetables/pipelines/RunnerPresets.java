@@ -101,7 +101,7 @@ public final class RunnerPresets {
       }
     }
     if (names.isEmpty()) {
-      for (String builtIn : List.of("direct", "flink-local")) {
+      for (String builtIn : List.of("direct", "flink-cluster", "flink-local")) {
         if (find(builtIn).isPresent()) {
           names.add(builtIn);
         }

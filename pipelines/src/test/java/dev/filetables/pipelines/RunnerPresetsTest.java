@@ -51,7 +51,7 @@ class RunnerPresetsTest {
     assertTrue(flink.isPresent());
     assertTrue(flink.get().contains("--runner=FlinkRunner"));
     assertEquals(List.of("--runner=DirectRunner"), presets.load("direct"));
-    assertEquals(List.of("direct", "flink-local"), presets.available());
+    assertEquals(List.of("direct", "flink-cluster", "flink-local"), presets.available());
   }
 
   @Test

@@ -91,6 +91,9 @@ import org.slf4j.LoggerFactory;
  * <p>Files are listed when the pipeline runs, pruning partition directories with the partition filter;
  * each file is split into ranges of about {@link Read#withTargetSplitSize} bytes, spread over workers,
  * and read into rows of {@link TableSpec#schema()} with partition and metadata columns filled in.
+ * What cannot be read (a bad record, a corrupt or unreadable file) is handled by the table's {@code
+ * source.bad-records} policy: fail (default), skip, or write to a dead-letter table (see {@link
+ * dev.filetables.transforms.source.FileRangeReader}).
  */
 public final class FileTableIO {
   private static final Logger LOG = LoggerFactory.getLogger(FileTableIO.class);
@@ -189,13 +192,15 @@ public final class FileTableIO {
             "Option '" + TableOptions.SINK_PARALLELISM + "' must be a positive integer, got "
                 + parallelism.getAsInt());
       }
-      if (options.autoCompaction()) {
-        LOG.warn(
-            "Table `{}`: '{}' is not supported by the write yet; files are not compacted",
+      if (options.autoCompaction() && input.isBounded() == PCollection.IsBounded.BOUNDED) {
+        LOG.info(
+            "Table `{}`: '{}' applies to unbounded input; a bounded write already writes one file"
+                + " per partition and writer (use `filetables compact` to merge existing files)",
             table.name(),
             TableOptions.AUTO_COMPACTION);
       }
       FileFormat format = FileFormats.of(options); // fails here, not on a worker, for a bad format
+      checkWritableCharset(options);
       PartFiles files =
           new PartFiles(
               options.rootPath(),
@@ -233,6 +238,19 @@ public final class FileTableIO {
         published.apply("CommitPartitions", commit);
       }
       return published;
+    }
+
+    /** {@code <format>.charset} is for reading files others wrote; this sink writes UTF-8 only. */
+    private static void checkWritableCharset(TableOptions options) {
+      String charset = options.formatOptions().get("charset");
+      if (charset != null
+          && !java.nio.charset.Charset.forName(charset.trim())
+              .equals(java.nio.charset.StandardCharsets.UTF_8)) {
+        throw new IllegalArgumentException(
+            "Option '" + options.format() + ".charset' = '" + charset + "' applies to reading only;"
+                + " FileTableIO.write writes " + options.format() + " as UTF-8: remove the option from"
+                + " the sink table (or set it to UTF-8)");
+      }
     }
 
     @Override
@@ -361,7 +379,14 @@ public final class FileTableIO {
                   .withLabel("Partition keys"))
           .add(
               DisplayData.item("targetSplitSize", getTargetSplitSize())
-                  .withLabel("Target split size (bytes)"));
+                  .withLabel("Target split size (bytes)"))
+          .add(
+              DisplayData.item("badRecords", options.badRecordPolicy().optionValue())
+                  .withLabel("Bad records"));
+      options
+          .deadLetterPath()
+          .ifPresent(
+              p -> builder.add(DisplayData.item("deadLetterPath", p.toString()).withLabel("Dead-letter table")));
       if (getPartitionFilterSql() != null) {
         builder.add(
             DisplayData.item("partitionFilter", getPartitionFilterSql()).withLabel("Partition filter"));

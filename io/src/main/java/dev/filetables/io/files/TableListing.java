@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  * an unpartitioned table. Anything else that is not read (a directory of another key, a file above
  * the last level, a directory inside it, a dangling link) is logged at WARN and returned by
  * {@link #scan} as {@link IgnoredEntry ignored}. A missing root is an empty table (logged at INFO).
+ * Files replaced by an offline compaction's merged file in the same directory are left out
+ * ({@link ReplacedFiles}: the protocol that makes a compaction atomic for readers).
  * Files are sorted by path.
  */
 public final class TableListing {
@@ -73,7 +75,15 @@ public final class TableListing {
     walker.walk(
         root.toAbsolutePath(),
         (dir, partition) -> {
-          for (Path entry : walker.visibleEntries(dir)) {
+          List<Path> entries = walker.visibleEntries(dir);
+          // files an offline compaction has replaced by a merged file of this listing are not read
+          java.util.Set<String> replaced =
+              ReplacedFiles.replacedNames(
+                  dir, entries.stream().map(p -> p.getFileName().toString()).toList());
+          for (Path entry : entries) {
+            if (replaced.contains(entry.getFileName().toString())) {
+              continue;
+            }
             BasicFileAttributes attrs = walker.attributes(entry);
             if (attrs == null) {
               continue;

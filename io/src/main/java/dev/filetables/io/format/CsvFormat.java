@@ -1,6 +1,7 @@
 package dev.filetables.io.format;
 
 import dev.filetables.io.format.internal.FormatOptions;
+import dev.filetables.io.format.internal.TextCharset;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
@@ -24,7 +25,10 @@ import org.apache.beam.sdk.schemas.Schema;
  * ignore-parse-errors}, {@code escape-character}, {@code null-literal}; {@code
  * array-element-delimiter} and {@code write-bigdecimal-in-scientific-notation} are accepted and
  * have no effect (no array columns; decimals are always written plain). Delimiter, quote and escape
- * must be ASCII characters.
+ * must be ASCII characters. {@code charset} (FileTables only, read only) names the text's charset,
+ * UTF-8 by default; it must be ASCII-compatible and its multi-byte characters must not contain the
+ * delimiter, quote or escape byte (see {@link TextCharset}). Bytes that do not decode make the record
+ * bad.
  */
 public final class CsvFormat implements FileFormat {
   private static final long serialVersionUID = 1L;
@@ -39,6 +43,7 @@ public final class CsvFormat implements FileFormat {
   static final String NULL_LITERAL = "null-literal";
   static final String WRITE_BIGDECIMAL_IN_SCIENTIFIC_NOTATION =
       "write-bigdecimal-in-scientific-notation";
+  static final String CHARSET = "charset";
 
   static final Set<String> KNOWN_OPTIONS =
       Set.of(
@@ -50,7 +55,8 @@ public final class CsvFormat implements FileFormat {
           ARRAY_ELEMENT_DELIMITER,
           ESCAPE_CHARACTER,
           NULL_LITERAL,
-          WRITE_BIGDECIMAL_IN_SCIENTIFIC_NOTATION);
+          WRITE_BIGDECIMAL_IN_SCIENTIFIC_NOTATION,
+          CHARSET);
 
   static final int IO_BUFFER_SIZE = 64 * 1024;
 
@@ -60,6 +66,7 @@ public final class CsvFormat implements FileFormat {
   final boolean allowComments;
   final boolean ignoreParseErrors;
   final String nullLiteral; // null when unset
+  final TextCharset charset;
 
   private CsvFormat(
       int delimiter,
@@ -67,7 +74,9 @@ public final class CsvFormat implements FileFormat {
       int escape,
       boolean allowComments,
       boolean ignoreParseErrors,
-      String nullLiteral) {
+      String nullLiteral,
+      TextCharset charset) {
+    this.charset = charset;
     this.delimiter = delimiter;
     this.quote = quote;
     this.escape = escape;
@@ -116,7 +125,30 @@ public final class CsvFormat implements FileFormat {
         }
       }
     }
-    return new CsvFormat(delimiter, quote, escape, allowComments, ignoreParseErrors, nullLiteral);
+    TextCharset charset = TextCharset.forOption(o, CHARSET);
+    checkSafe(o, charset, FIELD_DELIMITER, delimiter);
+    checkSafe(o, charset, QUOTE_CHARACTER, quote);
+    checkSafe(o, charset, ESCAPE_CHARACTER, escape);
+    if (allowComments) {
+      checkSafe(o, charset, ALLOW_COMMENTS, '#');
+    }
+    return new CsvFormat(
+        delimiter, quote, escape, allowComments, ignoreParseErrors, nullLiteral, charset);
+  }
+
+  /** The parser looks for {@code c} in raw bytes: it must never be part of a multi-byte character. */
+  private static void checkSafe(FormatOptions o, TextCharset charset, String key, int c) {
+    if (c >= 0 && !charset.isSafe(c)) {
+      throw o.conflict(
+          String.format(
+              "'%s' uses '%c' (0x%02X), a byte that also occurs inside multi-byte characters of"
+                  + " 'csv.charset' = '%s', so records could not be cut reliably; choose a character"
+                  + " below 0x40 such as ',' ';' '\\t' or '\"'",
+              o.fullKey(key),
+              (char) c,
+              c,
+              charset));
+    }
   }
 
   @Override
@@ -131,6 +163,11 @@ public final class CsvFormat implements FileFormat {
 
   @Override
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
+    if (!charset.isUtf8()) {
+      throw new IOException(
+          "'csv.charset' = '" + charset + "' applies to reading only; FileTables writes CSV as UTF-8"
+              + " (remove the option from the sink table)");
+    }
     return new CsvRowWriter(this, out, fileSchema);
   }
 
@@ -146,7 +183,9 @@ public final class CsvFormat implements FileFormat {
       return List.of(ByteRange.of(0, fileSize));
     }
     RangeByteInput in = new RangeByteInput(file, 0, fileSize, IO_BUFFER_SIZE);
-    in.skipUtf8Bom();
+    if (charset.isUtf8()) {
+      in.skipUtf8Bom();
+    }
     CsvRecordParser parser = newParser(in, false);
     List<ByteRange> ranges = new ArrayList<>();
     long rangeStart = 0;
@@ -188,6 +227,8 @@ public final class CsvFormat implements FileFormat {
         + ignoreParseErrors
         + ", nullLiteral="
         + nullLiteral
+        + ", charset="
+        + charset
         + ")";
   }
 

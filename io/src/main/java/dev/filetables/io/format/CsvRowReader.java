@@ -1,9 +1,11 @@
 package dev.filetables.io.format;
 
 import dev.filetables.io.format.internal.Decimals;
+import dev.filetables.io.format.internal.TextCharset;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -16,7 +18,13 @@ import org.joda.time.Instant;
  * of the file schema, by column position. Values are parsed straight from the record bytes.
  */
 final class CsvRowReader implements SkippingRowReader {
+  /** Raw bytes of a bad record kept for dead letters; longer records are cut (the message says so). */
+  static final int MAX_RAW_BYTES = 1 << 20;
+
   private final CsvFormat format;
+  private final SeekableByteChannel file;
+  private final long fileSize;
+  private final TextCharset.Decoder decoder;
   private final ByteRange range;
   private final Schema schema;
   private final ColumnType[] types;
@@ -35,6 +43,9 @@ final class CsvRowReader implements SkippingRowReader {
       CsvFormat format, SeekableByteChannel file, long fileSize, ByteRange range, Schema schema)
       throws IOException {
     this.format = format;
+    this.file = file;
+    this.fileSize = fileSize;
+    this.decoder = format.charset.decoder();
     this.range = range;
     this.schema = schema;
     int n = schema.getFieldCount();
@@ -48,7 +59,7 @@ final class CsvRowReader implements SkippingRowReader {
       decimalScales[i] = Decimals.declaredScale(field.getType());
     }
     this.nullBytes =
-        format.nullLiteral == null ? null : format.nullLiteral.getBytes(StandardCharsets.UTF_8);
+        format.nullLiteral == null ? null : format.charset.encode(format.nullLiteral);
     this.in =
         new RangeByteInput(
             file,
@@ -62,7 +73,7 @@ final class CsvRowReader implements SkippingRowReader {
   public Row next() throws IOException {
     if (!started) {
       started = true;
-      if (range.start() == 0) {
+      if (range.start() == 0 && format.charset.isUtf8()) {
         in.skipUtf8Bom();
       }
     }
@@ -112,7 +123,11 @@ final class CsvRowReader implements SkippingRowReader {
       return null;
     }
     if (type == ColumnType.STRING) {
-      return new String(b, start, end - start, StandardCharsets.UTF_8);
+      try {
+        return decoder.decode(b, start, end - start);
+      } catch (TextCharset.MalformedTextException e) {
+        throw new IllegalArgumentException(e.getMessage());
+      }
     }
     // Non-string values ignore surrounding spaces; an empty quoted value is null.
     while (start < end && b[start] == ' ') {
@@ -261,15 +276,33 @@ final class CsvRowReader implements SkippingRowReader {
     return chars;
   }
 
-  private void bad(String reason) throws BadRecordException {
+  private void bad(String reason) throws IOException {
     if (format.ignoreParseErrors) {
       skipped++;
       return;
     }
-    String where =
-        range.start() == 0 ? "line " + parser.recordLine() : "byte offset " + parser.recordStart();
-    throw new BadRecordException(
-        "Bad CSV record at " + where + ": " + reason + "; record: " + snippet());
+    boolean lineKnown = range.start() == 0;
+    String where = lineKnown ? "line " + parser.recordLine() : "byte offset " + parser.recordStart();
+    throw BadRecordException.skippable(
+        "Bad CSV record at " + where + ": " + reason + "; record: " + snippet(),
+        reason,
+        lineKnown ? parser.recordLine() : -1,
+        parser.recordStart(),
+        rawRecord());
+  }
+
+  /**
+   * The record's bytes as stored (quotes, escapes and line end included), re-read from the file: the
+   * parser keeps only unescaped field bytes. Cut at {@link #MAX_RAW_BYTES}.
+   */
+  private byte[] rawRecord() throws IOException {
+    long start = parser.recordStart();
+    long end = Math.min(in.position(), fileSize);
+    int length = (int) Math.min(MAX_RAW_BYTES, Math.max(0, end - start));
+    ByteBuffer raw = ByteBuffer.allocate(length);
+    file.position(start); // RangeByteInput positions the channel before each read: sharing is safe
+    while (raw.hasRemaining() && file.read(raw) >= 0) {}
+    return Arrays.copyOf(raw.array(), raw.position());
   }
 
   /** The current record, fields joined by the delimiter, shortened for messages. */
@@ -281,7 +314,7 @@ final class CsvRowReader implements SkippingRowReader {
       }
       int start = parser.fieldStart(i);
       sb.append(
-          new String(parser.bytes(), start, parser.fieldEnd(i) - start, StandardCharsets.UTF_8));
+          new String(parser.bytes(), start, parser.fieldEnd(i) - start, format.charset.charset()));
     }
     String s = sb.toString();
     return s.length() > 200 ? s.substring(0, 200) + "..." : s;
@@ -292,6 +325,11 @@ final class CsvRowReader implements SkippingRowReader {
     return range.start() == 0
         ? "line " + parser.recordLine()
         : "record at byte offset " + parser.recordStart();
+  }
+
+  @Override
+  public long byteOffset() {
+    return started ? parser.recordStart() : -1;
   }
 
   @Override

@@ -11,6 +11,9 @@ import java.util.Map;
 public final class FileFormats {
   private FileFormats() {}
 
+  /** Format option (csv, json) with which Flink skips bad records; means {@code source.bad-records} = skip. */
+  public static final String IGNORE_PARSE_ERRORS = "ignore-parse-errors";
+
   public static final java.util.List<String> SUPPORTED = java.util.List.of("csv", "json", "avro", "parquet");
 
   public static FileFormat forName(String name, Map<String, String> formatOptions) {
@@ -27,6 +30,18 @@ public final class FileFormats {
         throw new dev.filetables.io.table.TableDefinitionException(
             "Unsupported format '" + name + "' (option 'format'); supported: " + String.join(", ", SUPPORTED));
     }
+  }
+
+  /**
+   * The format of a table for reading under its bad-record policy ({@link
+   * dev.filetables.io.table.TableOptions#badRecordPolicy}): {@code <format>.ignore-parse-errors} is
+   * left out, so every bad record reaches the caller as a {@link BadRecordException} and the policy
+   * (which that option maps to {@code skip}) decides, with metrics and logging.
+   */
+  public static FileFormat forPolicyReading(dev.filetables.io.table.TableOptions options) {
+    Map<String, String> formatOptions = new java.util.LinkedHashMap<>(options.formatOptions());
+    formatOptions.remove(IGNORE_PARSE_ERRORS);
+    return forName(options.format(), formatOptions);
   }
 
   /** The format of a table, from its options. */

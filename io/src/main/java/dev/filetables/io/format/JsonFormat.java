@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import dev.filetables.io.format.internal.FixedRanges;
 import dev.filetables.io.format.internal.FormatOptions;
+import dev.filetables.io.format.internal.TextCharset;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
@@ -25,7 +26,8 @@ import org.apache.beam.sdk.schemas.Schema;
  * <p>Reading matches keys to columns by name; unknown keys are ignored, missing keys are null (or
  * an error with {@code fail-on-missing-field}); numbers given as strings and strings holding
  * numbers are accepted where the meaning is unambiguous; a UTF-8 BOM, CRLF line ends and blank
- * lines are tolerated.
+ * lines are tolerated. Text is UTF-8 unless {@code charset} names another ASCII-compatible charset
+ * (read only; see {@link TextCharset}); bytes that do not decode make the record bad.
  *
  * <p>Options (keys without the {@code json.} prefix): {@code fail-on-missing-field}, {@code
  * ignore-parse-errors}, {@code timestamp-format.standard} ({@code SQL} | {@code ISO-8601}), {@code
@@ -45,6 +47,7 @@ public final class JsonFormat implements FileFormat {
   static final String MAP_NULL_KEY_MODE = "map-null-key.mode";
   static final String MAP_NULL_KEY_LITERAL = "map-null-key.literal";
   static final String DECODE_JSON_PARSER_ENABLED = "decode.json-parser.enabled";
+  static final String CHARSET = "charset";
 
   static final Set<String> KNOWN_OPTIONS =
       Set.of(
@@ -55,7 +58,8 @@ public final class JsonFormat implements FileFormat {
           ENCODE_IGNORE_NULL_FIELDS,
           MAP_NULL_KEY_MODE,
           MAP_NULL_KEY_LITERAL,
-          DECODE_JSON_PARSER_ENABLED);
+          DECODE_JSON_PARSER_ENABLED,
+          CHARSET);
 
   /** Shared, thread-safe factory: plain decimals, no root separator (we end lines ourselves). */
   static final JsonFactory FACTORY =
@@ -70,16 +74,19 @@ public final class JsonFormat implements FileFormat {
   final boolean ignoreParseErrors;
   final boolean isoTimestamps;
   final boolean ignoreNullFields;
+  final TextCharset charset;
 
   private JsonFormat(
       boolean failOnMissingField,
       boolean ignoreParseErrors,
       boolean isoTimestamps,
-      boolean ignoreNullFields) {
+      boolean ignoreNullFields,
+      TextCharset charset) {
     this.failOnMissingField = failOnMissingField;
     this.ignoreParseErrors = ignoreParseErrors;
     this.isoTimestamps = isoTimestamps;
     this.ignoreNullFields = ignoreNullFields;
+    this.charset = charset;
   }
 
   /** Creates the format from its options (keys without the "json." prefix); unknown keys fail. */
@@ -97,7 +104,8 @@ public final class JsonFormat implements FileFormat {
     o.oneOf(MAP_NULL_KEY_MODE, "FAIL", "FAIL", "DROP", "LITERAL");
     o.string(MAP_NULL_KEY_LITERAL, "null");
     o.bool(DECODE_JSON_PARSER_ENABLED, true);
-    return new JsonFormat(failOnMissingField, ignoreParseErrors, iso, ignoreNullFields);
+    TextCharset charset = TextCharset.forOption(o, CHARSET);
+    return new JsonFormat(failOnMissingField, ignoreParseErrors, iso, ignoreNullFields, charset);
   }
 
   @Override
@@ -112,6 +120,11 @@ public final class JsonFormat implements FileFormat {
 
   @Override
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
+    if (!charset.isUtf8()) {
+      throw new IOException(
+          "'json.charset' = '" + charset + "' applies to reading only; FileTables writes JSON as UTF-8"
+              + " (remove the option from the sink table)");
+    }
     return new JsonRowWriter(this, out, fileSchema);
   }
 
@@ -134,7 +147,8 @@ public final class JsonFormat implements FileFormat {
             file,
             fileSize,
             range,
-            (int) Math.min(LineRangeReader.DEFAULT_BUFFER_SIZE, range.length() + 4096)),
+            (int) Math.min(LineRangeReader.DEFAULT_BUFFER_SIZE, range.length() + 4096),
+            charset.isUtf8()),
         range.start() == 0,
         fileSchema);
   }
@@ -149,6 +163,8 @@ public final class JsonFormat implements FileFormat {
         + (isoTimestamps ? "ISO-8601" : "SQL")
         + ", ignoreNullFields="
         + ignoreNullFields
+        + ", charset="
+        + charset
         + ")";
   }
 }

@@ -4,9 +4,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.filetables.io.format.internal.Decimals;
+import dev.filetables.io.format.internal.TextCharset;
+import dev.filetables.io.format.internal.Utf8;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,6 +34,10 @@ final class JsonRowReader implements SkippingRowReader {
   private final boolean[] seen;
   private final TemporalText temporal = new TemporalText();
   private final boolean lineRangeStartsAtZero;
+  /** Null for UTF-8 (parsed from bytes after validation); else lines are decoded to chars first. */
+  private final TextCharset.Decoder decoder;
+  /** The current line decoded, when {@link #decoder} is set. */
+  private CharBuffer lineChars;
   private long skipped;
 
   JsonRowReader(
@@ -45,6 +52,7 @@ final class JsonRowReader implements SkippingRowReader {
     this.seen = new boolean[n];
     this.decimalScales = new int[n];
     this.columnIndex = new HashMap<>(n * 2);
+    this.decoder = format.charset.isUtf8() ? null : format.charset.decoder();
     for (int i = 0; i < n; i++) {
       Schema.Field field = schema.getField(i);
       types[i] = ColumnType.of(field.getType());
@@ -58,6 +66,11 @@ final class JsonRowReader implements SkippingRowReader {
   public Row next() throws IOException {
     while (lines.next()) {
       if (isBlank(lines.buffer(), lines.lineOffset(), lines.lineLength())) {
+        continue;
+      }
+      String undecodable = decode();
+      if (undecodable != null) {
+        bad(undecodable);
         continue;
       }
       Object[] values;
@@ -75,13 +88,40 @@ final class JsonRowReader implements SkippingRowReader {
     return null;
   }
 
+  /** Checks (UTF-8) or decodes (other charsets) the current line; the problem, or null. */
+  private String decode() {
+    byte[] buf = lines.buffer();
+    int offset = lines.lineOffset();
+    int length = lines.lineLength();
+    if (decoder == null) {
+      int bad = Utf8.firstInvalid(buf, offset, length);
+      return bad < 0
+          ? null
+          : String.format(
+              "byte 0x%02X at offset %d of the line is not valid UTF-8 (set 'json.charset' if the file"
+                  + " uses another encoding)",
+              buf[bad] & 0xff,
+              bad - offset);
+    }
+    try {
+      lineChars = decoder.decodeToBuffer(buf, offset, length);
+      return null;
+    } catch (TextCharset.MalformedTextException e) {
+      return e.getMessage().replace("of the value", "of the line");
+    }
+  }
+
   private Object[] parseLine() throws IOException {
     final int n = types.length;
     Object[] values = new Object[n];
     Arrays.fill(seen, false);
     byte[] buf = lines.buffer();
     int offset = lines.lineOffset();
-    try (JsonParser p = JsonFormat.FACTORY.createParser(buf, offset, lines.lineLength())) {
+    try (JsonParser p =
+        decoder == null
+            ? JsonFormat.FACTORY.createParser(buf, offset, lines.lineLength())
+            : JsonFormat.FACTORY.createParser(
+                lineChars.array(), lineChars.arrayOffset(), lineChars.limit())) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new RecordProblem("expected a JSON object");
       }
@@ -162,6 +202,13 @@ final class JsonRowReader implements SkippingRowReader {
       case STRING:
         if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
           // Nested JSON into a STRING column: its JSON text, as Flink does.
+          if (decoder != null) {
+            long start = p.currentTokenLocation().getCharOffset();
+            p.skipChildren();
+            long end = p.currentLocation().getCharOffset();
+            return new String(
+                lineChars.array(), lineChars.arrayOffset() + (int) start, (int) (end - start));
+          }
           long start = p.currentTokenLocation().getByteOffset();
           p.skipChildren();
           long end = p.currentLocation().getByteOffset();
@@ -277,21 +324,29 @@ final class JsonRowReader implements SkippingRowReader {
       skipped++;
       return;
     }
-    String line = lines.lineText();
-    throw new BadRecordException(
+    String line = lines.lineText(format.charset.charset());
+    boolean lineKnown = lines.lineNumber() > 0 && lineRangeStartsAtZero;
+    throw BadRecordException.skippable(
         "Bad JSON record at "
-            + (lines.lineNumber() > 0 && lineRangeStartsAtZero
-                ? "line " + lines.lineNumber()
-                : "byte offset " + lines.lineStart())
+            + (lineKnown ? "line " + lines.lineNumber() : "byte offset " + lines.lineStart())
             + ": "
             + reason
             + "; record: "
-            + (line.length() > 200 ? line.substring(0, 200) + "..." : line));
+            + (line.length() > 200 ? line.substring(0, 200) + "..." : line),
+        reason,
+        lineKnown ? lines.lineNumber() : -1,
+        lines.lineStart(),
+        lines.lineBytes());
   }
 
   @Override
   public String position() {
     return lines.position();
+  }
+
+  @Override
+  public long byteOffset() {
+    return lines.lineStart();
   }
 
   @Override

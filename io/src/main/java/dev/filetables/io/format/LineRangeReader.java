@@ -18,8 +18,8 @@ import java.util.Arrays;
  * every line exactly once, wherever the boundaries fall.
  *
  * <p>Lines are returned without their terminator; a '\r' before the '\n' (CRLF) and a final line
- * without terminator are handled. A UTF-8 byte order mark at the start of the file is skipped (it
- * still counts as part of the first line for ownership). Lines longer than the buffer grow it.
+ * without terminator are handled. A UTF-8 byte order mark at the start of the file is skipped unless
+ * the text is in another charset (it still counts as part of the first line for ownership). Lines longer than the buffer grow it.
  *
  * <p>The line bytes are {@code buffer()[lineOffset() .. lineOffset() + lineLength())}, valid until
  * the next call of {@link #next()}. The channel is positioned by this reader before each read and
@@ -53,6 +53,16 @@ public final class LineRangeReader {
 
   public LineRangeReader(SeekableByteChannel file, long fileSize, ByteRange range, int bufferSize)
       throws IOException {
+    this(file, fileSize, range, bufferSize, true);
+  }
+
+  /**
+   * @param skipUtf8Bom whether a UTF-8 byte order mark at the file start is skipped (only for UTF-8
+   *     text: in another charset those bytes are data, and undecodable there)
+   */
+  public LineRangeReader(
+      SeekableByteChannel file, long fileSize, ByteRange range, int bufferSize, boolean skipUtf8Bom)
+      throws IOException {
     this.file = file;
     this.fileSize = fileSize;
     this.range = range;
@@ -61,7 +71,8 @@ public final class LineRangeReader {
       bufStart = 0;
       firstLineOfFile = true;
       while (lim < 3 && readMore()) {}
-      if (lim >= 3
+      if (skipUtf8Bom
+          && lim >= 3
           && (buf[0] & 0xff) == 0xEF
           && (buf[1] & 0xff) == 0xBB
           && (buf[2] & 0xff) == 0xBF) {
@@ -196,9 +207,19 @@ public final class LineRangeReader {
     return lineNumber;
   }
 
-  /** The current line decoded as UTF-8. */
+  /** The current line decoded as UTF-8 (undecodable bytes become U+FFFD: for messages). */
   public String lineText() {
-    return new String(buf, lineOffset, lineLength, StandardCharsets.UTF_8);
+    return lineText(StandardCharsets.UTF_8);
+  }
+
+  /** The current line decoded in {@code charset} (undecodable bytes become U+FFFD: for messages). */
+  public String lineText(java.nio.charset.Charset charset) {
+    return new String(buf, lineOffset, lineLength, charset);
+  }
+
+  /** A copy of the current line's bytes (without the line end). */
+  public byte[] lineBytes() {
+    return Arrays.copyOfRange(buf, lineOffset, lineOffset + lineLength);
   }
 
   /**

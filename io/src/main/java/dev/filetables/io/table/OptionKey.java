@@ -41,6 +41,18 @@ public enum OptionKey {
       null,
       "unset",
       "only files whose full path matches this regular expression are read"),
+  SOURCE_BAD_RECORDS(
+      TableOptions.SOURCE_BAD_RECORDS,
+      Type.STRING,
+      "fail",
+      null,
+      "a record or file that cannot be read: `fail` the job (naming file, position, reason), `skip` it (metric + log) or write it to the `dead-letter` table; `<format>.ignore-parse-errors` = `true` means `skip` (FileTables only)"),
+  SOURCE_BAD_RECORDS_DEAD_LETTER_PATH(
+      TableOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
+      Type.STRING,
+      null,
+      "unset",
+      "root directory of the dead-letter table (JSON, partitioned by `dt`), required with `dead-letter`; outside the table path (FileTables only)"),
   ROLLING_FILE_SIZE(
       TableOptions.ROLLING_FILE_SIZE,
       Type.SIZE,
@@ -157,6 +169,12 @@ public enum OptionKey {
       null,
       "unset",
       "TIMESTAMP or TIMESTAMP_LTZ column the sink derives the pattern's partition values from, with the extractor's pattern and formatter (FileTables only)"),
+  COMPACTION_MAX_DELAY(
+      TableOptions.COMPACTION_MAX_DELAY,
+      Type.DURATION,
+      null,
+      "= `sink.rolling-policy.rollover-interval`",
+      "with `auto-compaction`: longest time a closed file waits for more files of its partition before the pending files are merged and published (FileTables only)"),
   SINK_PARQUET_MERGE(
       TableOptions.SINK_PARQUET_MERGE,
       Type.STRING,

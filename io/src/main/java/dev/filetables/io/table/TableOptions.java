@@ -37,6 +37,9 @@ public final class TableOptions implements Serializable {
   public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
   public static final String SOURCE_MONITOR_INTERVAL = "source.monitor-interval";
   public static final String SOURCE_PATH_REGEX_PATTERN = "source.path.regex-pattern";
+  public static final String SOURCE_BAD_RECORDS = "source.bad-records";
+  public static final String SOURCE_BAD_RECORDS_DEAD_LETTER_PATH =
+      "source.bad-records.dead-letter.path";
   public static final String ROLLING_FILE_SIZE = "sink.rolling-policy.file-size";
   public static final String ROLLING_ROLLOVER_INTERVAL = "sink.rolling-policy.rollover-interval";
   public static final String ROLLING_INACTIVITY_INTERVAL = "sink.rolling-policy.inactivity-interval";
@@ -46,6 +49,7 @@ public final class TableOptions implements Serializable {
   public static final String SINK_PARALLELISM = "sink.parallelism";
   public static final String AUTO_COMPACTION = "auto-compaction";
   public static final String COMPACTION_FILE_SIZE = "compaction.file-size";
+  public static final String COMPACTION_MAX_DELAY = "compaction.max-delay";
   public static final String TIME_EXTRACTOR_KIND = "partition.time-extractor.kind";
   public static final String TIME_EXTRACTOR_CLASS = "partition.time-extractor.class";
   public static final String TIME_EXTRACTOR_PATTERN = "partition.time-extractor.timestamp-pattern";
@@ -182,6 +186,29 @@ public final class TableOptions implements Serializable {
     return Optional.ofNullable(raw.get(SOURCE_PATH_REGEX_PATTERN));
   }
 
+  /**
+   * What a read does with a bad record: {@code source.bad-records}; when unset, {@code skip} if the
+   * format's {@code ignore-parse-errors} is true (Flink's way to say it), else {@code fail}.
+   */
+  public BadRecordPolicy badRecordPolicy() {
+    String v = raw.get(SOURCE_BAD_RECORDS);
+    if (v != null) {
+      return BadRecordPolicy.parse(v).orElseThrow();
+    }
+    return formatIgnoresParseErrors(raw, format()) ? BadRecordPolicy.SKIP : BadRecordPolicy.FAIL;
+  }
+
+  /** The dead-letter table root ({@code source.bad-records.dead-letter.path}), when set. */
+  public Optional<Path> deadLetterPath() {
+    return Optional.ofNullable(raw.get(SOURCE_BAD_RECORDS_DEAD_LETTER_PATH))
+        .map(TableOptionsValidator::localPath);
+  }
+
+  static boolean formatIgnoresParseErrors(Map<String, String> options, String format) {
+    String v = options.get(format + "." + dev.filetables.io.format.FileFormats.IGNORE_PARSE_ERRORS);
+    return v != null && v.trim().equalsIgnoreCase("true");
+  }
+
   /** {@code sink.rolling-policy.file-size} in bytes. */
   public long rollingFileSize() {
     return MemorySizes.parse(value(OptionKey.ROLLING_FILE_SIZE));
@@ -216,6 +243,15 @@ public final class TableOptions implements Serializable {
   public long compactionFileSize() {
     String v = raw.get(COMPACTION_FILE_SIZE);
     return v == null ? rollingFileSize() : MemorySizes.parse(v);
+  }
+
+  /**
+   * {@code compaction.max-delay}: how long closed files of a partition may wait for more files
+   * before they are compacted and published; the rollover interval when unset.
+   */
+  public Duration compactionMaxDelay() {
+    String v = raw.get(COMPACTION_MAX_DELAY);
+    return v == null ? rolloverInterval() : Durations.parse(v);
   }
 
   /** {@code default} or {@code custom} (lower case). */

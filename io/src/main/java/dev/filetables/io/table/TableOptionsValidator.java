@@ -76,6 +76,7 @@ final class TableOptionsValidator {
       checkPartitionDefaultName();
       ifSet(OptionKey.SOURCE_MONITOR_INTERVAL, v -> duration(OptionKey.SOURCE_MONITOR_INTERVAL, v, false));
       ifSet(OptionKey.SOURCE_PATH_REGEX_PATTERN, this::checkRegex);
+      checkBadRecords(format);
       ifSet(OptionKey.ROLLING_FILE_SIZE, v -> size(OptionKey.ROLLING_FILE_SIZE, v));
       ifSet(OptionKey.ROLLING_ROLLOVER_INTERVAL, v -> duration(OptionKey.ROLLING_ROLLOVER_INTERVAL, v, true));
       ifSet(OptionKey.ROLLING_INACTIVITY_INTERVAL, v -> duration(OptionKey.ROLLING_INACTIVITY_INTERVAL, v, true));
@@ -85,6 +86,7 @@ final class TableOptionsValidator {
       ifSet(OptionKey.SINK_PARQUET_MERGE, v -> oneOf(OptionKey.SINK_PARQUET_MERGE, v, PARQUET_MERGES));
       ifSet(OptionKey.AUTO_COMPACTION, v -> bool(OptionKey.AUTO_COMPACTION, v));
       ifSet(OptionKey.COMPACTION_FILE_SIZE, v -> size(OptionKey.COMPACTION_FILE_SIZE, v));
+      ifSet(OptionKey.COMPACTION_MAX_DELAY, v -> duration(OptionKey.COMPACTION_MAX_DELAY, v, false));
       checkTimeExtractor();
       ifSet(OptionKey.COMMIT_TRIGGER, v -> oneOf(OptionKey.COMMIT_TRIGGER, v, COMMIT_TRIGGERS));
       ifSet(OptionKey.COMMIT_DELAY, v -> duration(OptionKey.COMMIT_DELAY, v, false));
@@ -313,6 +315,93 @@ final class TableOptionsValidator {
                   + " characters and without any of \" # % ' * / : = ? \\ { } [ ] ^");
           return;
         }
+      }
+    }
+
+    private void checkBadRecords(String format) {
+      String value = options.get(TableOptions.SOURCE_BAD_RECORDS);
+      String deadLetterPath = options.get(TableOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH);
+      BadRecordPolicy policy = null;
+      if (value != null) {
+        policy = BadRecordPolicy.parse(value).orElse(null);
+        if (policy == null) {
+          problem(
+              OptionKey.SOURCE_BAD_RECORDS,
+              value,
+              "expected one of " + String.join(", ", BadRecordPolicy.optionValues()));
+          return;
+        }
+        if (format != null
+            && policy != BadRecordPolicy.SKIP
+            && TableOptions.formatIgnoresParseErrors(options, format)) {
+          problems.add(
+              new OptionProblem(
+                  TableOptions.SOURCE_BAD_RECORDS,
+                  "Option 'source.bad-records' = '"
+                      + value
+                      + "' contradicts '"
+                      + format
+                      + ".ignore-parse-errors' = 'true' (which means skip); remove '"
+                      + format
+                      + ".ignore-parse-errors' or set 'source.bad-records' = 'skip'"));
+        }
+      }
+      if (policy == BadRecordPolicy.DEAD_LETTER && deadLetterPath == null) {
+        problems.add(
+            new OptionProblem(
+                TableOptions.SOURCE_BAD_RECORDS,
+                "Option 'source.bad-records' = 'dead-letter' requires option"
+                    + " 'source.bad-records.dead-letter.path': the root directory of the dead-letter"
+                    + " table, outside the table's path"));
+        return;
+      }
+      if (deadLetterPath == null) {
+        return;
+      }
+      if (policy != BadRecordPolicy.DEAD_LETTER) {
+        problems.add(
+            new OptionProblem(
+                TableOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
+                "Option 'source.bad-records.dead-letter.path' is set but 'source.bad-records' is "
+                    + (value == null ? "unset (fail)" : "'" + value + "'")
+                    + "; set 'source.bad-records' = 'dead-letter' to write bad records there, or"
+                    + " remove the path"));
+        return;
+      }
+      Path deadLetters;
+      try {
+        deadLetters = localPath(deadLetterPath).toAbsolutePath().normalize();
+      } catch (TableDefinitionException e) {
+        problems.add(
+            new OptionProblem(
+                TableOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
+                e.getMessage().replace("Option 'path'", "Option 'source.bad-records.dead-letter.path'")));
+        return;
+      }
+      if (Files.isRegularFile(deadLetters)) {
+        problem(
+            OptionKey.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
+            deadLetterPath,
+            "is a file; the dead-letter table root is a directory");
+        return;
+      }
+      String tablePath = options.get(TableOptions.PATH);
+      if (tablePath == null || tablePath.isBlank()) {
+        return;
+      }
+      Path table;
+      try {
+        table = localPath(tablePath).toAbsolutePath().normalize();
+      } catch (TableDefinitionException e) {
+        return; // reported by checkPath
+      }
+      if (deadLetters.startsWith(table) || table.startsWith(deadLetters)) {
+        problem(
+            OptionKey.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
+            deadLetterPath,
+            "overlaps the table's path '"
+                + tablePath
+                + "': the table would read its own dead letters as data; choose a directory outside it");
       }
     }
 

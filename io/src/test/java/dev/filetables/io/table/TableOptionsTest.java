@@ -108,6 +108,8 @@ class TableOptionsTest {
             "partition.default-name|string|__DEFAULT_PARTITION__",
             "source.monitor-interval|duration|unset",
             "source.path.regex-pattern|string|unset",
+            "source.bad-records|string|fail",
+            "source.bad-records.dead-letter.path|string|unset",
             "sink.rolling-policy.file-size|size|128MB",
             "sink.rolling-policy.rollover-interval|duration|30 min",
             "sink.rolling-policy.inactivity-interval|duration|30 min",
@@ -129,6 +131,7 @@ class TableOptionsTest {
             // FileTables-only keys follow Flink's
             "sink.partition-commit.success-file.manifest|boolean|false",
             "sink.partition-derive.time-column|string|unset",
+            "compaction.max-delay|duration|= `sink.rolling-policy.rollover-interval`",
             "sink.parquet.merge|string|rewrite");
     List<String> actual =
         TableOptions.knownOptions().stream()
@@ -232,7 +235,7 @@ class TableOptionsTest {
   void formatOptionsAreCheckedWhenTheTableIsDefined() {
     assertEquals(
         "Unknown option 'csv.field-delimitr'. Did you mean 'csv.field-delimiter'? Supported csv"
-            + " options: csv.allow-comments, csv.array-element-delimiter,"
+            + " options: csv.allow-comments, csv.array-element-delimiter, csv.charset,"
             + " csv.disable-quote-character, csv.escape-character, csv.field-delimiter,"
             + " csv.ignore-parse-errors, csv.null-literal, csv.quote-character,"
             + " csv.write-bigdecimal-in-scientific-notation",
@@ -406,6 +409,11 @@ class TableOptionsTest {
   void sizesParseAndArePositive() {
     assertEquals(1024, with("sink.rolling-policy.file-size", "1 kb").rollingFileSize());
     assertEquals(64L << 20, with("sink.rolling-policy.file-size", "64m").compactionFileSize());
+    assertEquals(
+        java.time.Duration.ofSeconds(20),
+        with("sink.rolling-policy.rollover-interval", "20 s").compactionMaxDelay());
+    assertEquals(java.time.Duration.ofMinutes(5), with("compaction.max-delay", "5 min").compactionMaxDelay());
+    assertContains(error("compaction.max-delay", "soon"), "'soon'", "compaction.max-delay");
     for (String key : List.of("sink.rolling-policy.file-size", "compaction.file-size")) {
       assertContains(error(key, "0"), "'0'", key, "greater than 0");
       assertContains(error(key, "big"), "'big'", key, "'128MB'");

@@ -236,6 +236,17 @@ public final class LocalFlinkCluster implements AutoCloseable {
         .get(60, TimeUnit.SECONDS);
   }
 
+  /**
+   * Stops the job with a savepoint after draining it: sources stop and the watermark jumps to the end
+   * of time, so event-time work (partition-time commits) completes before the job finishes. The
+   * savepoint is for the record; a job restored from it would start with its input ended.
+   */
+  public String drainWithSavepoint(JobID job) throws Exception {
+    return cluster
+        .stopWithSavepoint(job, savepointDir.toUri().toString(), true, SavepointFormatType.CANONICAL)
+        .get(300, TimeUnit.SECONDS);
+  }
+
   /** Cancels the job (no savepoint: like a crash of the whole job) and waits for it to end. */
   public void cancel(JobID job) throws Exception {
     cluster.cancelJob(job).get(30, TimeUnit.SECONDS);

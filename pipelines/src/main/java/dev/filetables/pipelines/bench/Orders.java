@@ -25,6 +25,11 @@ import org.joda.time.Instant;
  * {@code p / 24} after {@link #BASE}. Its event time is that hour's start plus {@code i / partitions}
  * milliseconds (capped inside the hour), so event time and partition agree and every partition is
  * open at once, as in a stream that mixes many keys.
+ *
+ * <p>{@link #hourByHour} lays the same partitions out one after the other instead: the first
+ * {@code rowsPerPartition} rows are hour 0, the next hour 1, and so on, each hour's rows spread
+ * evenly over it, so event time (and the watermark of {@link OrdersSource}) moves through the hours
+ * and each partition is complete once the watermark passes its end, as partition commits expect.
  */
 public final class Orders implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -53,15 +58,21 @@ public final class Orders implements Serializable {
   public static final List<String> PARTITION_KEYS = List.of("dt", "hour");
 
   private final int partitions;
+  /** 0: round-robin over the partitions; otherwise rows per partition, hour after hour. */
+  private final long rowsPerPartition;
   // dt and hour strings by partition: computed once, rows are generated at high rates
   private transient String[] dtValues;
   private transient String[] hourValues;
 
-  private Orders(int partitions) {
+  private Orders(int partitions, long rowsPerPartition) {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
     }
+    if (rowsPerPartition < 0) {
+      throw new IllegalArgumentException("rowsPerPartition must be >= 0, got " + rowsPerPartition);
+    }
     this.partitions = partitions;
+    this.rowsPerPartition = rowsPerPartition;
   }
 
   private void initPartitionValues() {
@@ -78,7 +89,23 @@ public final class Orders implements Serializable {
 
   /** Rows spread round-robin over {@code partitions} hourly partitions. */
   public static Orders withPartitions(int partitions) {
-    return new Orders(partitions);
+    return new Orders(partitions, 0);
+  }
+
+  /**
+   * Rows {@code 0 .. partitions*rowsPerPartition-1} fill hourly partitions one after the other,
+   * {@code rowsPerPartition} each, with event times spread evenly over each hour (later ids wrap
+   * around to hour 0 again).
+   */
+  public static Orders hourByHour(int partitions, long rowsPerPartition) {
+    if (rowsPerPartition < 1) {
+      throw new IllegalArgumentException("rowsPerPartition must be at least 1, got " + rowsPerPartition);
+    }
+    return new Orders(partitions, rowsPerPartition);
+  }
+
+  private int partitionOf(long index) {
+    return (int) (rowsPerPartition == 0 ? index % partitions : (index / rowsPerPartition) % partitions);
   }
 
   public int partitions() {
@@ -87,8 +114,12 @@ public final class Orders implements Serializable {
 
   /** Event time of row {@code index}, in epoch milliseconds. */
   public long eventTimeMillis(long index) {
-    long partition = index % partitions;
-    return BASE_MILLIS + partition * HOUR_MILLIS + Math.min(index / partitions, HOUR_MILLIS - 1);
+    long partition = partitionOf(index);
+    long intoHour =
+        rowsPerPartition == 0
+            ? Math.min(index / partitions, HOUR_MILLIS - 1)
+            : (index % rowsPerPartition) * (HOUR_MILLIS / Math.max(rowsPerPartition, 1));
+    return BASE_MILLIS + partition * HOUR_MILLIS + Math.min(intoHour, HOUR_MILLIS - 1);
   }
 
   public Instant eventTime(long index) {
@@ -97,9 +128,14 @@ public final class Orders implements Serializable {
 
   /**
    * A lower bound on the event time of every row from {@code index} on: each later row is at least
-   * {@code index / partitions} milliseconds into its hour, and the earliest hour is partition 0's.
+   * {@code index / partitions} milliseconds into its hour, and the earliest hour is partition 0's
+   * ({@link #hourByHour}: the event time of row {@code index} itself, as event time grows with the id).
    */
   public long eventTimeLowerBoundMillis(long index) {
+    if (rowsPerPartition > 0) {
+      // event time grows with the id until the ids wrap around to hour 0
+      return index < partitions * rowsPerPartition ? eventTimeMillis(index) : BASE_MILLIS;
+    }
     return BASE_MILLIS + Math.min(index / partitions, HOUR_MILLIS - 1);
   }
 
@@ -108,7 +144,7 @@ public final class Orders implements Serializable {
     if (dtValues == null) {
       initPartitionValues();
     }
-    int partition = (int) (index % partitions);
+    int partition = partitionOf(index);
     long millis = eventTimeMillis(index);
     LocalDateTime time =
         LocalDateTime.ofEpochSecond(

@@ -95,6 +95,19 @@ public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> 
     return with(totalRows, rowsPerSecond, emitLogId, restoring);
   }
 
+  /**
+   * The same source under a fixed id. A job submitted again from another process (to restore a
+   * savepoint on a cluster) must build its source with the id of the first job's source, so that
+   * {@link #restoring} can pair the fresh splits with the restored readers.
+   */
+  public OrdersSource withSourceId(String id) {
+    if (id == null || id.isBlank()) {
+      throw new IllegalArgumentException("source id must not be blank");
+    }
+    return new OrdersSource(
+        id, orders, totalRows, rowsPerSecond, emitLogId, restoring, splitIndex, splitCount);
+  }
+
   /** Records emissions in {@link EmitLog#get EmitLog.get(id)}. */
   public OrdersSource withEmitLog(String id) {
     return with(totalRows, rowsPerSecond, id, restoring);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.Read;
@@ -48,11 +49,29 @@ final class StreamingScenarios {
   static final class SinkUnderTest {
     final TableSpec table;
     final Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink;
+    /** What else must hold, beyond all rows being visible, before the harness may stop the job. */
+    final Predicate<TableSpec> done;
 
     SinkUnderTest(
         TableSpec table, Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink) {
+      this(table, sink, t -> true);
+    }
+
+    private SinkUnderTest(
+        TableSpec table,
+        Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink,
+        Predicate<TableSpec> done) {
       this.table = table;
       this.sink = sink;
+      this.done = done;
+    }
+
+    /**
+     * This sink, complete only once {@code done} also holds (e.g. every partition committed): a job
+     * whose rows are all visible is not cancelled before then.
+     */
+    SinkUnderTest doneWhen(Predicate<TableSpec> done) {
+      return new SinkUnderTest(table, sink, done);
     }
   }
 
@@ -117,15 +136,15 @@ final class StreamingScenarios {
 
   /**
    * Waits until the job finishes by itself, or until every table shows {@code totalRows} visible
-   * rows and stays so for {@code settle} (then cancels it: a finite stream whose sink has published
-   * everything is done, whether or not the runner ends the job). Fails if the job fails or neither
-   * happens within {@code timeout}.
+   * rows and its sink's {@code done} holds, and stays so for {@code settle} (then cancels it: a
+   * finite stream whose sink has published everything is done, whether or not the runner ends the
+   * job). Fails if the job fails or neither happens within {@code timeout}.
    */
   static RunResult awaitCompletion(
       LocalFlinkCluster cluster,
       JobID job,
       EmitLog log,
-      List<TableSpec> tables,
+      List<SinkUnderTest> sinks,
       long totalRows,
       Duration settle,
       Duration timeout)
@@ -146,15 +165,17 @@ final class StreamingScenarios {
         return new RunResult(job, true, status, checkpoints);
       }
       List<Long> counts = new ArrayList<>();
+      boolean done = true;
       if (log.emissions() >= totalRows) { // reading the tables competes with the job: not before
-        for (TableSpec table : tables) {
-          counts.add(TableContents.scan(table).rowCount());
+        for (SinkUnderTest sink : sinks) {
+          counts.add(TableContents.scan(sink.table).rowCount());
+          done &= sink.done.test(sink.table);
         }
       }
       lastState =
           log.emissions() + " rows emitted, visible rows " + (counts.isEmpty() ? "not counted yet" : counts)
-              + " of " + totalRows + ", job " + status;
-      boolean complete = !counts.isEmpty() && counts.stream().allMatch(c -> c >= totalRows);
+              + " of " + totalRows + (done ? "" : ", not done") + ", job " + status;
+      boolean complete = done && !counts.isEmpty() && counts.stream().allMatch(c -> c >= totalRows);
       if (!complete) {
         completeSince = -1;
       } else if (completeSince < 0) {
@@ -219,6 +240,27 @@ final class StreamingScenarios {
       StopMode mode,
       Duration timeout)
       throws Exception {
+    return stopAndRestore(dir, sinks, orders, totalRows, rowsPerSecond, stopFraction, mode, timeout, () -> {});
+  }
+
+  /** Looks at the tables while no job runs, between the stop and the restore. */
+  @FunctionalInterface
+  interface WhileStopped {
+    void look() throws Exception;
+  }
+
+  /** {@link #stopAndRestore}, calling {@code whileStopped} after the first job ended. */
+  static RestoreOutcome stopAndRestore(
+      Path dir,
+      List<SinkUnderTest> sinks,
+      Orders orders,
+      long totalRows,
+      double rowsPerSecond,
+      double stopFraction,
+      StopMode mode,
+      Duration timeout,
+      WhileStopped whileStopped)
+      throws Exception {
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
     FailureInjector.Plan noFailures = FailureInjector.none();
@@ -251,6 +293,7 @@ final class StreamingScenarios {
       long emittedByFirst = log.emissions();
       LOG.info("First job {} stopped ({}) after {} emitted rows; restoring from {}", job1, mode, emittedByFirst, restorePath);
       Map<String, ExactlyOnceCheck> afterStop = check(tables, orders, totalRows);
+      whileStopped.look();
 
       FlinkPipelineOptions second = options(cluster, "restore-second");
       second.setSavepointPath(restorePath);
@@ -258,7 +301,7 @@ final class StreamingScenarios {
       // the same source, marked as restoring: works around apache/beam#31313 (see OrdersSource)
       OrdersSource restoring = source.restoring();
       JobID job2 = cluster.submit(pipeline(second, restoring, noFailures, sinks));
-      RunResult run = awaitCompletion(cluster, job2, log, tables, totalRows, Duration.ofSeconds(3), timeout);
+      RunResult run = awaitCompletion(cluster, job2, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("Second job: {}", run);
       Map<String, ExactlyOnceCheck> afterRestore = check(tables, orders, totalRows);
       return new RestoreOutcome(restorePath, afterStop, afterRestore, emittedByFirst, log.emissions(), run);
@@ -305,19 +348,27 @@ final class StreamingScenarios {
     LOG.info("Failure plan: {}", plan);
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
+    runningLog = log;
     OrdersSource source =
         OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), PARALLELISM)) {
       JobID job = cluster.submit(pipeline(options(cluster, "failures"), source, plan, sinks));
-      RunResult run = awaitCompletion(cluster, job, log, tables, totalRows, Duration.ofSeconds(3), timeout);
+      RunResult run = awaitCompletion(cluster, job, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
       return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions());
     } finally {
+      runningLog = null;
       FailureInjector.forget(plan);
       EmitLog.remove(logId);
     }
   }
+
+  /**
+   * The emit log of the job {@link #runWithFailures} is running (null when none): lets other failure
+   * hooks (e.g. in the sink) tell whether the source is still emitting.
+   */
+  static volatile EmitLog runningLog;
 
   /** Tables of {@code sinks}. */
   static List<TableSpec> tables(List<SinkUnderTest> sinks) {

@@ -35,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * partition-time}: the watermark is past {@code partition time + delay}; {@code process-time}: {@code
  * delay} after its first file — and no in-progress file of the write is left in its directory; the
  * policies ({@code success-file}, {@code custom}) then run in their listed order. Late files re-open
- * a committed partition, which is committed again; at the end of a bounded input every pending
- * partition is committed. See {@link PartitionCommitFn} for the details and {@link CommitMetrics} for
- * the metrics.
+ * a committed partition, which is committed again; at the end of the input every pending
+ * partition is committed (one whose last files are published only after the final watermark, as on
+ * Flink, once they are visible: that commit is logged but not in the output, as nothing can be
+ * output after the end of the input). See {@link PartitionCommitFn} for the details and {@link
+ * CommitMetrics} for the metrics.
  *
  * <pre>{@code
  * PCollection<WrittenFile> published = ...;   // visible files of the sink

@@ -49,6 +49,10 @@ import org.slf4j.LoggerFactory;
  *       (delay 0: at the next processing-time tick, so the files of one publish are committed together).
  *   <li>End of input: {@link OnWindowExpiration} commits every partition still pending, whatever its
  *       trigger (the Flink runner does not fire processing-time timers at the end of a bounded input).
+ *       A partition that still has in-progress files then is committed once they are visible, off
+ *       the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a streaming write
+ *       are published only after the final watermark, by a checkpoint that a waiting DoFn would
+ *       block. Such a commit is logged but not in the output, and {@code @Teardown} waits for it.
  * </ul>
  *
  * <h2>Commit follows visibility, not only the watermark</h2>
@@ -115,6 +119,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   private final Duration endOfInputWait;
 
   private transient PartitionCommitter committer;
+
+  /** Commits that wait, after the end of the input, for their last files; see {@link EndOfInputCommits}. */
+  private transient @Nullable EndOfInputCommits endOfInput;
 
   /** Published files of the partition not committed yet. */
   @StateId("files")
@@ -502,36 +509,21 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     void runAtEndOfInput(Optional<java.time.Instant> watermark, OutputReceiver<CommittedPartition> out)
         throws Exception {
       List<WrittenFile> pending = pending();
-      long deadline = System.currentTimeMillis() + endOfInputWait.getMillis();
       List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
-      while (!inProgress.isEmpty() && System.currentTimeMillis() < deadline) {
-        Thread.sleep(200);
-        inProgress = committer.inProgressFiles(path, writeUuid, pending);
-      }
-      if (!inProgress.isEmpty()) {
-        LOG.warn(
-            "Partition {} of table `{}`: the input has ended but in-progress files {} are still there"
-                + " after {}; they are left over from failed attempts (their rows are in published"
-                + " files) and the partition is committed",
-            path, table.name(), names(inProgress), endOfInputWait);
-      }
       int number = orZero(commits.read()) + 1;
-      Exception last = null;
-      for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
-        try {
-          done(committer.commit(path, pending, number, watermark, PartitionCommitter.END_OF_INPUT), out);
-          return;
-        } catch (Exception e) {
-          FAILURES.inc();
-          last = e;
-          LOG.warn("Commit of partition {} at the end of input failed (attempt {}): {}", path, attempt, e.toString());
-          Thread.sleep(FIRST_RETRY.getMillis() * attempt);
-        }
+      if (inProgress.isEmpty()) {
+        done(commitAtEndOfInput(committer, new FinalCommit(path, pending, number, watermark)), out);
+        return;
       }
-      throw new IllegalStateException(
-          "Cannot commit partition '" + path + "' of table `" + table.name() + "` at the end of the input after "
-              + END_OF_INPUT_ATTEMPTS + " attempts; its files are visible but it is not committed",
-          last);
+      // Waiting here would block the checkpoint that publishes these files (see EndOfInputCommits).
+      LOG.info(
+          "Partition {} of table `{}`: the input has ended while files {} are not visible yet; it is"
+              + " committed once they are (waiting up to {})",
+          path, table.name(), names(inProgress), endOfInputWait);
+      PENDING.dec();
+      FinalCommit commit = new FinalCommit(path, pending, number, watermark);
+      PartitionCommitter own = new PartitionCommitter(table); // policies need not be thread-safe
+      endOfInputCommits().submit(() -> commitOnceVisible(own, commit));
     }
 
     private void retryLater(String problem, Exception e, Timer commitNow) {
@@ -596,6 +588,97 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
               context.commitTime(),
               context.partitionTime().orElse(null),
               context.reason()));
+    }
+  }
+
+  /** The commit of a partition at the end of the input: what it commits. */
+  private static final class FinalCommit {
+    final String path;
+    final List<WrittenFile> pending;
+    final int number;
+    final Optional<java.time.Instant> watermark;
+
+    FinalCommit(String path, List<WrittenFile> pending, int number, Optional<java.time.Instant> watermark) {
+      this.path = path;
+      this.pending = pending;
+      this.number = number;
+      this.watermark = watermark;
+    }
+  }
+
+  /** Commits at the end of the input, retrying a failing policy a few times inline. */
+  private PartitionCommitContext commitAtEndOfInput(PartitionCommitter committer, FinalCommit commit)
+      throws Exception {
+    String path = commit.path;
+    Exception last = null;
+    for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
+      try {
+        return committer.commit(
+            path, commit.pending, commit.number, commit.watermark, PartitionCommitter.END_OF_INPUT);
+      } catch (Exception e) {
+        FAILURES.inc();
+        last = e;
+        LOG.warn("Commit of partition {} at the end of input failed (attempt {}): {}", path, attempt, e.toString());
+        Thread.sleep(FIRST_RETRY.getMillis() * attempt);
+      }
+    }
+    throw new IllegalStateException(
+        "Cannot commit partition '" + path + "' of table `" + table.name() + "` at the end of the input after "
+            + END_OF_INPUT_ATTEMPTS + " attempts; its files are visible but it is not committed",
+        last);
+  }
+
+  /**
+   * Off the DoFn's thread, after the end of the input: waits until no in-progress file of the write
+   * is left in the partition (at most {@code endOfInputWait}), then commits. Files published after the
+   * final watermark never reach the DoFn as elements, so the commit lists them from the directory
+   * (their row counts are unknown to the manifest). Neither output nor metrics can be emitted from
+   * here; the commit is logged.
+   */
+  private void commitOnceVisible(PartitionCommitter committer, FinalCommit commit) throws Exception {
+    String path = commit.path;
+    List<WrittenFile> pending = commit.pending;
+    long deadline = System.currentTimeMillis() + endOfInputWait.getMillis();
+    List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
+    while (!inProgress.isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(200);
+      inProgress = committer.inProgressFiles(path, writeUuid, pending);
+    }
+    if (!inProgress.isEmpty()) {
+      LOG.warn(
+          "Partition {} of table `{}`: the input has ended but in-progress files {} are still there"
+              + " after {}; they are left over from failed attempts (their rows are in published"
+              + " files) and the partition is committed",
+          path, table.name(), names(inProgress), endOfInputWait);
+    }
+    PartitionCommitContext context = commitAtEndOfInput(committer, commit);
+    LOG.info(
+        "Committed partition {} of table `{}` (commit #{}, {}, after its last files became visible): {} file(s), {} in all",
+        path,
+        table.name(),
+        commit.number,
+        context.reason(),
+        context.files().size(),
+        context.rowCount().isPresent() ? context.rowCount().getAsLong() + " row(s)" : "row count partly unknown");
+  }
+
+  private synchronized EndOfInputCommits endOfInputCommits() {
+    if (endOfInput == null) {
+      endOfInput = new EndOfInputCommits("end-of-input commits of `" + table.name() + "`");
+    }
+    return endOfInput;
+  }
+
+  /** Waits for the commits that had to wait after the end of the input. */
+  @Teardown
+  public void teardown() throws Exception {
+    EndOfInputCommits commits;
+    synchronized (this) {
+      commits = endOfInput;
+      endOfInput = null;
+    }
+    if (commits != null) {
+      commits.awaitAll(endOfInputWait.plus(Duration.standardSeconds(10)));
     }
   }
 

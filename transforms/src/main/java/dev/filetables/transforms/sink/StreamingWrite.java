@@ -2,6 +2,7 @@ package dev.filetables.transforms.sink;
 
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.sink.compact.AutoCompaction;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -105,6 +106,14 @@ import org.slf4j.LoggerFactory;
  * issue #39991), a commit step should still check which files it has seen, not only the watermark.
  * Idle partitions close by inactivity, so no partition holds the watermark forever.
  *
+ * <h2>Compaction</h2>
+ *
+ * With {@code auto-compaction = true} the closed files do not go to {@link PublishStableFn} but to
+ * {@link AutoCompaction}: grouped per partition (names and sizes in keyed state) until they reach
+ * {@code compaction.file-size}, wait {@code compaction.max-delay} or the input ends, then merged
+ * into one hidden file named after its inputs and published by a {@code @RequiresStableInput} step;
+ * the inputs are deleted after. Files of several commit points may be merged.
+ *
  * <h2>Writers and distribution</h2>
  *
  * {@code sink.parallelism} = N writers. With {@code sink.shuffle-by-partition.enable}, a
@@ -182,14 +191,20 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
       // files belong to partitions, not windows: one open file per key across all windows
       rows = input.apply("GlobalWindow", Window.into(new GlobalWindows()));
     }
-    return rows.apply(
-            "AssignWriters",
-            ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
-        .setCoder(KvCoder.of(WriterKeyCoder.of(), FileRowCoder.of(table.fileSchema())))
-        .apply(
-            "RollingWriter",
-            ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
-        .setCoder(WrittenFileCoder.of())
+    PCollection<WrittenFile> closed =
+        rows.apply(
+                "AssignWriters",
+                ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
+            .setCoder(KvCoder.of(WriterKeyCoder.of(), FileRowCoder.of(table.fileSchema())))
+            .apply(
+                "RollingWriter",
+                ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
+            .setCoder(WrittenFileCoder.of());
+    if (tableOptions.autoCompaction()) {
+      // closed files stay hidden until merged; the compaction stage is the commit point then
+      return closed.apply("Compact", new AutoCompaction(table, files.writeUuid()));
+    }
+    return closed
         .apply("Publish", ParDo.of(new PublishStableFn(files)))
         .setCoder(WrittenFileCoder.of());
   }

@@ -9,10 +9,14 @@ import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Cuts each data file into ranges of about the target split size, as its format allows. */
 class SplitFileFn extends DoFn<DataFile, FileRange> {
+  private static final Logger LOG = LoggerFactory.getLogger(SplitFileFn.class);
   private final TableOptions options;
   private final long targetSplitSize;
 
@@ -35,12 +39,17 @@ class SplitFileFn extends DoFn<DataFile, FileRange> {
       out.output(FileRange.of(file, ByteRange.of(0, file.size())));
       return;
     }
+    List<ByteRange> ranges;
     try (SeekableByteChannel channel = Files.newByteChannel(Path.of(file.path()))) {
-      for (ByteRange range : format.split(channel, file.size(), targetSplitSize)) {
-        out.output(FileRange.of(file, range));
-      }
+      ranges = format.split(channel, file.size(), targetSplitSize);
     } catch (IOException | RuntimeException e) {
-      throw new IOException("Cannot split " + file.path() + ": " + e.getMessage(), e);
+      // Deleted, unreadable or broken: read it as one range, whose reader meets the same problem
+      // and handles it by the table's bad-record policy (FileRangeReader), in one place.
+      LOG.debug("Cannot split {}; reading it as one range: {}", file.path(), e.toString());
+      ranges = List.of(ByteRange.of(0, file.size()));
+    }
+    for (ByteRange range : ranges) {
+      out.output(FileRange.of(file, range));
     }
   }
 }

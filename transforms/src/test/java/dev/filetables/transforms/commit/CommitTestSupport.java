@@ -290,4 +290,22 @@ final class CommitTestSupport {
       }
     }
   }
+
+  /**
+   * Publishes (renames) the hidden files registered for a partition when that partition is
+   * committed: stands in for a publisher that can only make progress while the commit step is free,
+   * as Flink's checkpoint that publishes the last files of a write needs the commit operator.
+   */
+  public static final class PublishingPolicy implements PartitionCommitPolicy {
+    static final Map<String, List<Path>> PUBLISH_WHEN_COMMITTED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void commit(PartitionCommitContext context) throws IOException {
+      for (Path hidden : PUBLISH_WHEN_COMMITTED.getOrDefault(context.partitionPath(), List.of())) {
+        if (Files.exists(hidden)) {
+          FileOps.publish(hidden);
+        }
+      }
+    }
+  }
 }

@@ -166,6 +166,63 @@ class PartitionCommitFlinkTest {
     assertEquals(1, counter(result, CommitMetrics.PARTITION_TIME_ERRORS));
   }
 
+  /**
+   * At the end of the input, partitions whose last files are still hidden must not make the commit
+   * step wait in place: the files' publisher may need that step to move on (on Flink, the checkpoint
+   * that publishes them passes through it). Here the hidden files of three partitions are published
+   * only when a fourth partition is committed; each of the three is committed once they are visible.
+   */
+  @Test
+  void endOfInputCommitsWaitForHiddenFilesWithoutBlockingOtherPartitions() throws Exception {
+    TableSpec table =
+        CommitTestSupport.hourly(
+            root,
+            TableOptions.COMMIT_TRIGGER, "partition-time",
+            TableOptions.COMMIT_DELAY, "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
+            TableOptions.COMMIT_POLICY_KIND, "success-file,custom",
+            TableOptions.COMMIT_POLICY_CLASS, CommitTestSupport.PublishingPolicy.class.getName());
+    String publisher = "dt=2020-05-20/hour=09";
+    List<String> waiting = List.of("dt=2020-05-20/hour=10", "dt=2020-05-20/hour=11", HOURLY);
+    TestStream.Builder<WrittenFile> stream = TestStream.create(WrittenFileCoder.of());
+    List<Path> hidden = new java.util.ArrayList<>();
+    for (String partition : waiting) {
+      hidden.add(CommitTestSupport.hiddenFile(root, partition, 3, CommitTestSupport.UUID_OF_WRITE));
+      stream = stream.addElements(at(visibleFile(root, partition, 2), "2020-05-20T09:30:00Z"));
+    }
+    CommitTestSupport.PublishingPolicy.PUBLISH_WHEN_COMMITTED.put(publisher, hidden);
+    stream = stream.addElements(at(visibleFile(root, publisher, 1), "2020-05-20T09:30:00Z"));
+
+    FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    options.setRunner(FlinkRunner.class);
+    options.setFlinkMaster("[local]");
+    options.setStreaming(true);
+    options.setParallelism(1); // one DoFn instance: a commit waiting in place would hold up the others
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply(stream.advanceWatermarkToInfinity())
+        .apply(
+            PartitionCommit.of(table)
+                .withWriteUuid(CommitTestSupport.UUID_OF_WRITE)
+                .withEndOfInputWait(org.joda.time.Duration.standardSeconds(20)));
+    long start = System.nanoTime();
+    try {
+      pipeline.run().waitUntilFinish();
+    } finally {
+      CommitTestSupport.PublishingPolicy.PUBLISH_WHEN_COMMITTED.remove(publisher);
+    }
+    long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+
+    for (String partition : waiting) {
+      Path dir = root.resolve(partition);
+      CommitManifest manifest = CommitManifest.read(dir.resolve("_SUCCESS"));
+      assertEquals(List.of(), manifest.verify(dir), partition);
+      assertEquals(2, manifest.files().size(), partition + ": " + manifest.files().keySet());
+    }
+    // waiting in place, each of the three would have given up only after the 20 s wait
+    org.junit.jupiter.api.Assertions.assertTrue(seconds < 20, "took " + seconds + " s");
+  }
+
   private static TimestampedValue<WrittenFile> at(WrittenFile file, String instant) {
     return TimestampedValue.of(file, Instant.parse(instant));
   }

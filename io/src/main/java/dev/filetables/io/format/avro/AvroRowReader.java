@@ -16,16 +16,31 @@ import org.apache.beam.sdk.values.Row;
  * end, so each block belongs to the range where its preceding sync marker starts.
  */
 public final class AvroRowReader implements RowReader {
+  private static final int SYNC_SIZE = 16;
+
   private final DataFileReader<Row> reader;
   private final RowDatumReader rows;
   private final long end;
+  private final SeekableByteChannel file;
+  private final long fileSize;
+  private final byte[] syncMarker;
   private long blockStart = -1;
   private long recordInBlock = -1;
+  private boolean endChecked;
 
-  private AvroRowReader(DataFileReader<Row> reader, RowDatumReader rows, long end) {
+  private AvroRowReader(
+      DataFileReader<Row> reader,
+      RowDatumReader rows,
+      long end,
+      SeekableByteChannel file,
+      long fileSize,
+      byte[] syncMarker) {
     this.reader = reader;
     this.rows = rows;
     this.end = end;
+    this.file = file;
+    this.fileSize = fileSize;
+    this.syncMarker = syncMarker;
   }
 
   /** Opens a reader of {@code range}; the channel stays open on close. */
@@ -38,19 +53,52 @@ public final class AvroRowReader implements RowReader {
     } catch (RowDatumReader.SchemaMismatchException e) {
       throw new IOException(e.getMessage(), e);
     }
+    byte[] syncMarker;
     try {
+      // the header ends with the file's sync marker; right after opening, previousSync() is there
+      syncMarker = readAt(file, reader.previousSync() - SYNC_SIZE, SYNC_SIZE);
       reader.sync(range.start());
     } catch (IOException | RuntimeException e) {
       reader.close();
       throw e;
     }
-    return new AvroRowReader(reader, rows, range.end());
+    return new AvroRowReader(reader, rows, range.end(), file, fileSize, syncMarker);
+  }
+
+  private static byte[] readAt(SeekableByteChannel file, long position, int length)
+      throws IOException {
+    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(length);
+    file.position(position);
+    while (buffer.hasRemaining() && file.read(buffer) >= 0) {}
+    return buffer.array();
+  }
+
+  /**
+   * Avro's reader takes a file that ends inside a block for a file that ends: every complete
+   * container file ends with its sync marker, so the range holding the file's end checks that.
+   */
+  private void checkFileEnd() throws IOException {
+    if (endChecked || end < fileSize) {
+      return;
+    }
+    endChecked = true;
+    if (fileSize < SYNC_SIZE
+        || !java.util.Arrays.equals(syncMarker, readAt(file, fileSize - SYNC_SIZE, SYNC_SIZE))) {
+      String reason =
+          "the file ends inside a block (truncated?): its last 16 bytes are not the sync marker";
+      throw BadRecordException.fatal(
+          "end of file (byte " + fileSize + "): " + reason, reason, fileSize, null);
+    }
   }
 
   @Override
   public Row next() throws IOException {
     try {
-      if (!reader.hasNext() || reader.pastSync(end)) {
+      if (!reader.hasNext()) {
+        checkFileEnd();
+        return null;
+      }
+      if (reader.pastSync(end)) {
         return null;
       }
       long sync = reader.previousSync();
@@ -61,11 +109,14 @@ public final class AvroRowReader implements RowReader {
       recordInBlock++;
       Row row = reader.next(null);
       if (row == null) {
-        throw new BadRecordException(position() + ": " + rows.takeProblem());
+        String problem = rows.takeProblem();
+        throw BadRecordException.skippable(position() + ": " + problem, problem, -1, blockStart, null);
       }
       return row;
     } catch (AvroRuntimeException e) {
-      throw new BadRecordException(position() + ": corrupt Avro data: " + e.getMessage(), e);
+      // a corrupt or truncated block: the rest of the range cannot be decoded
+      String reason = "corrupt Avro data: " + e.getMessage();
+      throw BadRecordException.fatal(position() + ": " + reason, reason, blockStart, e);
     }
   }
 
@@ -75,6 +126,11 @@ public final class AvroRowReader implements RowReader {
       return "start of range";
     }
     return "block after byte " + blockStart + ", record " + recordInBlock;
+  }
+
+  @Override
+  public long byteOffset() {
+    return blockStart;
   }
 
   @Override

@@ -138,6 +138,9 @@ public final class ParquetRowReader implements RowReader {
     ParquetReadOptions readOptions =
         ParquetReadOptions.builder()
             .withRange(range.start(), range.end())
+            // Pages carrying a CRC (parquet-mr writes them by default, so do we) are verified: a
+            // corrupt page then fails as a bad file instead of decoding into silently wrong values.
+            .usePageChecksumVerification(true)
             .withCodecFactory(new CodecFactory(options.hadoopConf(), 0))
             .build();
     ParquetFileReader reader = new ParquetFileReader(new ChannelInputFile(file, fileSize), readOptions);
@@ -184,7 +187,8 @@ public final class ParquetRowReader implements RowReader {
     rowsLeftInGroup--;
     rowInGroup++;
     if (problem != null) {
-      throw new BadRecordException(position() + ": " + problem);
+      throw BadRecordException.skippable(
+          position() + ": " + problem, problem, -1, byteOffset(), null);
     }
     return Row.withSchema(schema).attachValues(Arrays.asList(values));
   }
@@ -214,6 +218,13 @@ public final class ParquetRowReader implements RowReader {
     long start =
         rowGroupIndex < rowGroups.size() ? rowGroups.get(rowGroupIndex).getStartingPos() : -1;
     return "row group at byte " + start + ", row " + rowInGroup;
+  }
+
+  @Override
+  public long byteOffset() {
+    return rowGroupIndex >= 0 && rowGroupIndex < rowGroups.size()
+        ? rowGroups.get(rowGroupIndex).getStartingPos()
+        : -1;
   }
 
   @Override

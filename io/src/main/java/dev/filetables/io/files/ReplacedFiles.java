@@ -1,0 +1,107 @@
+package dev.filetables.io.files;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The protocol that lets the offline compaction swap many files of a partition for one, atomically
+ * for FileTables readers, on a plain POSIX directory (which can rename one file atomically, not
+ * several):
+ *
+ * <ol>
+ *   <li>the merged file is written hidden ({@code .part-compacted-c<hash>-<n><ext>.inprogress});
+ *   <li>its sidecar {@code .part-compacted-c<hash>-<n><ext>.replaces} — the names of the files it
+ *       replaces, one per line — is written (to a temporary name, then renamed, so it is complete);
+ *   <li>the merged file is renamed to its visible name: <b>the commit point</b>;
+ *   <li>the replaced files are deleted (after a grace period, so readers that listed the directory
+ *       before the commit can still open them); the sidecar is deleted only once its merged file is
+ *       gone.
+ * </ol>
+ *
+ * A reader that lists a partition directory and sees a visible {@code part-compacted-…} file reads
+ * its sidecar and ignores the files it names: before the commit point the listing holds only the old
+ * files, after it the new file and the old ones it ignores — old or new, never both, never neither.
+ * A crash before the commit point leaves hidden files only (no reader sees them; the next compaction
+ * removes them); a crash after it leaves replaced files that every FileTables reader ignores and the
+ * next compaction deletes. Readers that do not know the protocol (other engines) may see both until
+ * the replaced files are deleted.
+ */
+public final class ReplacedFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplacedFiles.class);
+  private static final String SUFFIX = ".replaces";
+
+  private ReplacedFiles() {}
+
+  /** True for a visible file name that may have a sidecar (an offline compaction output). */
+  public static boolean mayReplace(String visibleName) {
+    return visibleName.startsWith("part-" + CompactedFileName.OFFLINE_UUID + "-")
+        && CompactedFileName.isCompacted(visibleName);
+  }
+
+  /** The sidecar of a visible merged file, in the same directory. */
+  public static Path sidecarOf(Path merged) {
+    return merged.resolveSibling("." + merged.getFileName() + SUFFIX);
+  }
+
+  /** True for a sidecar name. */
+  public static boolean isSidecar(String name) {
+    return name.startsWith(".part-") && name.endsWith(SUFFIX);
+  }
+
+  /** The visible merged file a sidecar belongs to. */
+  public static Path mergedOf(Path sidecar) {
+    String name = sidecar.getFileName().toString();
+    return sidecar.resolveSibling(name.substring(1, name.length() - SUFFIX.length()));
+  }
+
+  /** Writes the sidecar of {@code merged} completely (temporary name, then an atomic rename). */
+  public static void write(Path merged, List<String> replacedNames) throws IOException {
+    Path sidecar = sidecarOf(merged);
+    Path temporary = sidecar.resolveSibling(sidecar.getFileName() + ".tmp");
+    Files.writeString(temporary, String.join("\n", replacedNames) + "\n", StandardCharsets.UTF_8);
+    Files.move(temporary, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** The names a merged file replaces; empty if it has no sidecar. */
+  public static List<String> read(Path merged) throws IOException {
+    try {
+      List<String> names = new ArrayList<>();
+      for (String line : Files.readAllLines(sidecarOf(merged), StandardCharsets.UTF_8)) {
+        if (!line.isBlank()) {
+          names.add(line.trim());
+        }
+      }
+      return names;
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+  }
+
+  /**
+   * The files of one directory listing that are replaced by a merged file of the same listing: what
+   * readers leave out.
+   */
+  public static Set<String> replacedNames(Path dir, List<String> visibleNames) throws IOException {
+    Set<String> replaced = new HashSet<>();
+    for (String name : visibleNames) {
+      if (mayReplace(name)) {
+        List<String> names = read(dir.resolve(name));
+        if (names.isEmpty()) {
+          LOG.warn("{} has no sidecar {}; reading it with every other file", dir.resolve(name), sidecarOf(dir.resolve(name)).getFileName());
+        }
+        replaced.addAll(names);
+      }
+    }
+    return replaced;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.filetables.io.table;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * What reading a table does with a record (or file) it cannot decode: option {@code
+ * source.bad-records}.
+ */
+public enum BadRecordPolicy {
+  /** Fail the read, naming file, position, reason and this option (the default). */
+  FAIL("fail"),
+  /** Drop the record, count it in a metric and log it (at a bounded rate). */
+  SKIP("skip"),
+  /** Write the record to the dead-letter table at {@code source.bad-records.dead-letter.path}. */
+  DEAD_LETTER("dead-letter");
+
+  private final String optionValue;
+
+  BadRecordPolicy(String optionValue) {
+    this.optionValue = optionValue;
+  }
+
+  /** The value as written in the option, e.g. {@code dead-letter}. */
+  public String optionValue() {
+    return optionValue;
+  }
+
+  /** The option values, in documentation order. */
+  public static List<String> optionValues() {
+    return Arrays.stream(values()).map(BadRecordPolicy::optionValue).collect(Collectors.toList());
+  }
+
+  /** The policy of an option value (trimmed, case-insensitive). */
+  public static Optional<BadRecordPolicy> parse(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    return Arrays.stream(values()).filter(p -> p.optionValue.equals(v)).findFirst();
+  }
+}

@@ -1,0 +1,129 @@
+package dev.filetables.pipelines;
+
+import dev.filetables.io.compaction.OfflineCompaction;
+import dev.filetables.io.files.PartitionDirectory;
+import dev.filetables.io.files.TablePartitions;
+import dev.filetables.io.format.FileFormat;
+import dev.filetables.io.format.FileFormats;
+import dev.filetables.io.format.FileMergers;
+import dev.filetables.io.partition.PartitionFilter;
+import dev.filetables.io.table.Durations;
+import dev.filetables.io.table.MemorySizes;
+import dev.filetables.io.table.TableDefinitionException;
+import dev.filetables.io.table.TableOptions;
+import dev.filetables.io.table.TableSpec;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * {@code compact <table.sql> [--where <predicate>] [--target-size 128MB] [--grace 5min] [--dry-run]}:
+ * merges the small visible files of a table's partitions ({@link OfflineCompaction}) and prints
+ * before/after file counts and sizes.
+ *
+ * <p>It runs in this process, partitions in parallel on a small thread pool, not as a Beam
+ * pipeline: the work per partition is a listing, a byte/row-group copy and a few renames on the local
+ * file system, which a thread does at disk speed; a Beam job would add seconds of start-up and
+ * serialization for no parallelism a thread pool does not already give on one machine, and the
+ * protocol's steps must be ordered per partition anyway.
+ */
+final class CompactCommand {
+  static final Duration DEFAULT_GRACE = Duration.ofMinutes(5);
+
+  private CompactCommand() {}
+
+  static int run(CommandLine commandLine, CliContext context) throws Exception {
+    TableSpec table = TableFiles.load(commandLine.positionals().get(0));
+    TableOptions options = table.options();
+    long target =
+        commandLine.option("target-size").map(CompactCommand::size).orElse(options.compactionFileSize());
+    Duration grace = commandLine.option("grace").map(CompactCommand::duration).orElse(DEFAULT_GRACE);
+    boolean dryRun = commandLine.flag("dry-run");
+    PartitionFilter filter =
+        commandLine
+            .option("where")
+            .map(w -> PartitionFilter.parse(w, table.schema(), table.partitionKeys()))
+            .orElse(PartitionFilter.all());
+    FileFormat format = FileFormats.of(options);
+    OfflineCompaction compaction =
+        new OfflineCompaction(FileMergers.of(format, table.fileSchema()), format.extension(), target, grace);
+    List<PartitionDirectory> partitions =
+        TablePartitions.listPartitions(
+            options.rootPath(), table.partitionKeys(), options.partitionDefaultName(), filter);
+
+    long started = System.nanoTime();
+    int threads = Math.max(1, Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<OfflineCompaction.Result> results = new ArrayList<>();
+    try {
+      List<Future<OfflineCompaction.Result>> futures = new ArrayList<>();
+      for (PartitionDirectory partition : partitions) {
+        futures.add(pool.submit(() -> compaction.compact(Path.of(partition.path()), dryRun)));
+      }
+      for (Future<OfflineCompaction.Result> future : futures) {
+        results.add(future.get());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    long millis = (System.nanoTime() - started) / 1_000_000;
+    print(context.out(), table, results, target, grace, dryRun, millis);
+    return 0;
+  }
+
+  private static void print(
+      PrintStream out, TableSpec table, List<OfflineCompaction.Result> results, long target,
+      Duration grace, boolean dryRun, long millis) {
+    int filesBefore = 0;
+    int filesAfter = 0;
+    long bytesBefore = 0;
+    long bytesAfter = 0;
+    int groups = 0;
+    int deleted = 0;
+    int touched = 0;
+    for (OfflineCompaction.Result r : results) {
+      filesBefore += r.filesBefore();
+      filesAfter += r.filesAfter();
+      bytesBefore += r.bytesBefore();
+      bytesAfter += r.bytesAfter();
+      groups += r.groups();
+      deleted += r.deleted();
+      touched += r.groups() > 0 ? 1 : 0;
+    }
+    out.printf(
+        "%s table `%s`: %d partition(s), %d with files to merge (target %s)%n",
+        dryRun ? "Dry run, nothing changed:" : "Compacted", table.name(), results.size(), touched,
+        Human.bytes(target));
+    out.printf("  before: %s, %s%n", Human.count(filesBefore, "file"), Human.bytes(bytesBefore));
+    out.printf(
+        "  after:  %s, %s%s%n", Human.count(filesAfter, "file"), Human.bytes(bytesAfter),
+        dryRun ? " (estimated)" : "");
+    if (!dryRun) {
+      out.printf(
+          "  %d merge(s) in %s; %d leftover/replaced file(s) deleted; replaced files are kept %s"
+              + " for readers that listed them, then deleted by the next run%n",
+          groups, Human.duration(millis), deleted, grace);
+    }
+  }
+
+  private static long size(String value) {
+    try {
+      return MemorySizes.parse(value);
+    } catch (TableDefinitionException e) {
+      throw CliException.usage("--target-size: " + e.getMessage());
+    }
+  }
+
+  private static Duration duration(String value) {
+    try {
+      return Durations.parse(value);
+    } catch (TableDefinitionException e) {
+      throw CliException.usage("--grace: " + e.getMessage());
+    }
+  }
+}

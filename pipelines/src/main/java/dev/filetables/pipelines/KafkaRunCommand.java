@@ -1,0 +1,75 @@
+package dev.filetables.pipelines;
+
+import dev.filetables.io.kafka.KafkaTableSpec;
+import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.kafka.KafkaTableSource;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.StreamingOptions;
+
+/**
+ * {@code run --from <kafka.sql> --to <table.sql>}: streams a Kafka table into a file table until the
+ * job is stopped (Ctrl-C, or cancel / stop-with-savepoint on a cluster). Sink columns are matched by
+ * name as for file sources; partition columns the sink derives ({@code
+ * sink.partition-derive.time-column}) need no source column.
+ *
+ * <p>On the Flink runner checkpointing is required (files become visible and offsets are committed
+ * with checkpoints): without {@code --checkpointingInterval} it is set to {@value
+ * #DEFAULT_CHECKPOINT_MILLIS} ms. With {@code --attachedMode=false} (a remote cluster) the command
+ * returns once the job is submitted.
+ */
+final class KafkaRunCommand {
+  static final long DEFAULT_CHECKPOINT_MILLIS = 10_000;
+
+  private KafkaRunCommand() {}
+
+  static int run(String from, String to, CommandLine commandLine, CliContext context) throws Exception {
+    KafkaTableSpec source = TableFiles.loadKafka(from);
+    TableSpec sink = TableFiles.load(to);
+    ColumnMatch columns = ColumnMatch.between(source.name(), source.schema(), sink);
+    if (!columns.dropped().isEmpty()) {
+      context.note(
+          "not copying source columns " + String.join(", ", columns.dropped()) + ": the sink definition " + to
+              + " does not declare them");
+    }
+
+    List<String> args = new ArrayList<>(RunnerOptions.effectiveArgs(commandLine, context.presets()));
+    args.add("--streaming=true");
+    boolean flink = args.stream().anyMatch(a -> a.equals("--runner=" + RunnerOptions.FLINK) || a.equals("--runner=org.apache.beam.runners.flink.FlinkRunner"));
+    if (flink && args.stream().noneMatch(a -> a.startsWith("--checkpointingInterval="))) {
+      args.add("--checkpointingInterval=" + DEFAULT_CHECKPOINT_MILLIS);
+      context.note("checkpointing every " + DEFAULT_CHECKPOINT_MILLIS / 1000 + " s (set --checkpointingInterval=<ms> to change)");
+    }
+    PipelineOptions options = RunnerOptions.create(args);
+    options.as(StreamingOptions.class).setStreaming(true);
+
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply("ReadKafka " + source.name(), KafkaTableSource.of(source))
+        .apply("MatchSinkColumns", columns)
+        .apply("WriteSink", FileTableIO.write(sink));
+
+    Path sinkRoot = sink.options().rootPath().toAbsolutePath().normalize();
+    context.note(
+        "streaming Kafka topic " + String.join(";", source.topics()) + " at " + source.bootstrapServers()
+            + " (" + source.startupMode().value() + ", group " + source.groupId().orElse("none: offsets not committed")
+            + ") into " + sink.name() + " (" + sinkRoot + ") on " + RunnerOptions.describe(options)
+            + "; it runs until stopped (Ctrl-C)");
+    PipelineResult result = pipeline.run();
+    boolean detached = flink && !options.as(FlinkPipelineOptions.class).getAttachedMode();
+    if (detached) {
+      context.out().println("submitted the Kafka job to " + options.as(FlinkPipelineOptions.class).getFlinkMaster()
+          + " (detached); watch and stop it with Flink's REST API or web UI");
+      return 0;
+    }
+    PipelineResult.State state = result.waitUntilFinish();
+    context.out().println("the Kafka job ended: " + state);
+    return state == PipelineResult.State.DONE ? 0 : CliException.FAILURE;
+  }
+}

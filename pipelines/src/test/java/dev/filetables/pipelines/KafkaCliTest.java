@@ -1,0 +1,149 @@
+package dev.filetables.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.filetables.io.format.RecordEncoder;
+import dev.filetables.io.kafka.KafkaTableSpec;
+import dev.filetables.pipelines.kafka.LocalKafkaBroker;
+import dev.filetables.pipelines.kafka.RowProducer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.values.Row;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line with Kafka: {@code run --from <kafka.sql> --to <table.sql>} streams a real
+ * broker's topic into a table (in a child JVM, stopped once the table is complete, as a user would
+ * press Ctrl-C), {@code demo --kafka} runs end to end, and Kafka definitions fail clearly.
+ */
+class KafkaCliTest {
+  @TempDir Path dir;
+
+  @Test
+  void runStreamsAKafkaTableIntoAFileTable() throws Exception {
+    long rows = 3_000;
+    try (LocalKafkaBroker broker = LocalKafkaBroker.start(dir.resolve("kafka"))) {
+      broker.createTopic(KafkaDemo.TOPIC, 2);
+      Path source = dir.resolve("orders_kafka.sql");
+      Files.writeString(source, KafkaDemo.sourceDdl(broker.bootstrapServers()));
+      Path table = dir.resolve("copy");
+      Path sink = dir.resolve("copy.sql");
+      Files.writeString(
+          sink,
+          String.join(
+              "\n",
+              "CREATE TABLE copy (order_id BIGINT NOT NULL, product STRING, order_ts TIMESTAMP(3), dt STRING, `hour` STRING)",
+              "PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '" + table + "', 'format' = 'json',",
+              "  'sink.rolling-policy.rollover-interval' = '1 s', 'sink.rolling-policy.inactivity-interval' = '1 s',",
+              "  'sink.rolling-policy.check-interval' = '500 ms',",
+              "  'partition.time-extractor.timestamp-pattern' = '$dt $hour:00:00', 'sink.partition-derive.time-column' = 'order_ts')"));
+      KafkaTableSpec spec = TableFiles.loadKafka(source.toString());
+      produce(broker, spec, rows);
+
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(List.of("--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+          "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+          FileTablesCli.class.getName(), "run", "--from", source.toString(), "--to", sink.toString(),
+          "--parallelism=1", "--checkpointingInterval=1000"));
+      Path log = dir.resolve("cli.log");
+      Process cli = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      try {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        long lines = 0;
+        while (System.nanoTime() < deadline && cli.isAlive()) {
+          lines = jsonLines(table);
+          if (lines >= rows) {
+            break;
+          }
+          Thread.sleep(500);
+        }
+        String output = Files.readString(log);
+        assertTrue(cli.isAlive(), "the streaming run ended by itself:\n" + output);
+        assertEquals(rows, lines, output);
+        assertTrue(output.contains("streaming Kafka topic orders at " + broker.bootstrapServers()), output);
+        assertTrue(output.contains("checkpointing every 10 s") || output.contains("runs until stopped"), output);
+      } finally {
+        cli.destroy();
+        if (!cli.waitFor(20, TimeUnit.SECONDS)) {
+          cli.destroyForcibly();
+        }
+      }
+    }
+  }
+
+  @Test
+  void demoKafkaProducesStreamsCommitsAndStops() throws Exception {
+    CliRunner run = CliRunner.run("demo", "--kafka", "--rows", "3000", "--output", dir.toString());
+    assertEquals(0, run.exitCode, run.toString());
+    assertTrue(run.out.contains("rows        3,000 (every record once)"), run.toString());
+    assertTrue(run.out.contains("committed   48 partitions with _SUCCESS"), run.toString());
+    assertTrue(run.out.contains("offsets     3,000 committed to Kafka with checkpoints"), run.toString());
+    assertEquals(48, KafkaDemo.successFiles(dir.resolve(KafkaDemo.SINK_NAME)).size());
+  }
+
+  @Test
+  void kafkaDefinitionsFailClearly() throws Exception {
+    Path source = dir.resolve("k.sql");
+    Files.writeString(
+        source,
+        "CREATE TABLE k (id BIGINT) WITH ('connector' = 'kafka', 'properties.bootstrap.servers' = 'h:1',\n"
+            + " 'properties.group.id' = 'g', 'format' = 'json')");
+    Path sink = dir.resolve("t.sql");
+    Files.writeString(sink, "CREATE TABLE t (id BIGINT) WITH ('path' = '" + dir.resolve("t") + "', 'format' = 'csv')");
+    CliRunner missingTopic = CliRunner.run("run", "--from", source.toString(), "--to", sink.toString());
+    assertEquals(1, missingTopic.exitCode, missingTopic.toString());
+    assertTrue(missingTopic.err.contains("missing required option 'topic'"), missingTopic.toString());
+
+    Files.writeString(
+        source,
+        "CREATE TABLE k (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 'x', 'properties.bootstrap.servers' = 'h:1',\n"
+            + " 'properties.group.id' = 'g', 'format' = 'json', 'scan.startup-mode' = 'latest-offset')");
+    CliRunner typo = CliRunner.run("run", "--from", source.toString(), "--to", sink.toString());
+    assertTrue(typo.err.contains("Did you mean 'scan.startup.mode'?"), typo.toString());
+
+    Files.writeString(
+        source,
+        "CREATE TABLE k (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 'x', 'properties.bootstrap.servers' = 'h:1',\n"
+            + " 'properties.group.id' = 'g', 'format' = 'json')");
+    CliRunner where = CliRunner.run("run", "--from", source.toString(), "--to", sink.toString(), "--where", "dt='x'");
+    assertTrue(where.err.contains("is a Kafka table"), where.toString());
+
+    CliRunner flagWithValue = CliRunner.run("demo", "--kafka=yes");
+    assertEquals(CliException.USAGE, flagWithValue.exitCode, flagWithValue.toString());
+  }
+
+  private static void produce(LocalKafkaBroker broker, KafkaTableSpec spec, long rows) {
+    Schema schema = spec.schema();
+    try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+      RowProducer.produce(producer, KafkaDemo.TOPIC, RecordEncoder.of(spec.format(), schema), "order_id", i -> {
+        Row order = OrdersDataset.order(i, rows, 7);
+        List<Object> values = new ArrayList<>();
+        schema.getFieldNames().forEach(name -> values.add(order.getValue(name)));
+        return Row.withSchema(schema).attachValues(values);
+      }, 0, rows);
+    }
+  }
+
+  private static long jsonLines(Path table) throws Exception {
+    if (!Files.isDirectory(table)) {
+      return 0;
+    }
+    long lines = 0;
+    try (Stream<Path> files = Files.walk(table)) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.getFileName().toString().endsWith(".json"))::iterator) {
+        lines += Files.readAllLines(f, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).count();
+      }
+    }
+    return lines;
+  }
+}

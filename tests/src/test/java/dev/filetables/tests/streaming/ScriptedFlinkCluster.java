@@ -1,0 +1,301 @@
+package dev.filetables.tests.streaming;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The project's scripted Flink session cluster ({@code runner-configs/flink-cluster/start.sh}, a
+ * JobManager and a TaskManager in their own JVMs) on free loopback ports, driven as an operator
+ * drives one: jobs are submitted by a client JVM started from the job jar, and watched and stopped
+ * through Flink's REST API only.
+ */
+final class ScriptedFlinkCluster implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ScriptedFlinkCluster.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path projectDir;
+  private final Path workDir;
+  private final int restPort;
+  private final Map<String, String> env;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  private ScriptedFlinkCluster(Path projectDir, Path workDir, int restPort, Map<String, String> env) {
+    this.projectDir = projectDir;
+    this.workDir = workDir;
+    this.restPort = restPort;
+    this.env = env;
+  }
+
+  /** The project root: the tests module's parent (Surefire runs in the module directory). */
+  static Path projectDir() {
+    Path dir = Path.of("").toAbsolutePath();
+    return Files.isDirectory(dir.resolve("runner-configs")) ? dir : dir.getParent();
+  }
+
+  /** The job jar {@code mvn package} built in the pipelines module. */
+  static Path jobJar() throws IOException {
+    Path target = projectDir().resolve("pipelines").resolve("target");
+    try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "filetables-pipelines-bundled-*.jar")) {
+      for (Path jar : jars) {
+        return jar;
+      }
+    } catch (IOException e) {
+      // reported below
+    }
+    throw new IllegalStateException(
+        "no job jar in " + target + ": build it with `mvn -pl pipelines -am package -DskipTests`");
+  }
+
+  /** Starts the cluster with its work directory {@code workDir} (logs, pids, checkpoints, savepoints). */
+  static ScriptedFlinkCluster start(Path workDir) throws Exception {
+    Path project = projectDir();
+    int restPort = freePort();
+    int rpcPort = freePort();
+    Map<String, String> env =
+        Map.of(
+            "FLINK_CLUSTER_DIR", workDir.toString(),
+            "FLINK_REST_PORT", Integer.toString(restPort),
+            "FLINK_RPC_PORT", Integer.toString(rpcPort));
+    ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(project, workDir, restPort, env);
+    try {
+      cluster.script("start.sh", Duration.ofMinutes(5));
+    } catch (Exception | AssertionError e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  int restPort() {
+    return restPort;
+  }
+
+  Path workDir() {
+    return workDir;
+  }
+
+  /** Flink's jars as the start script resolved them: the client needs them next to the job jar. */
+  String flinkClassPath() throws IOException {
+    return Files.readString(projectDir.resolve("runner-configs/flink-cluster/target/classpath.txt")).strip();
+  }
+
+  /**
+   * Submits a job by running {@code mainClass} with {@code args} in a new JVM whose class path is
+   * the job jar plus Flink (what {@code flink run} gives a job's main method), detached; returns the
+   * id of the job named {@code jobName} once the cluster knows it.
+   */
+  String submit(String mainClass, List<String> args, String jobName) throws Exception {
+    Path jar = jobJar();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
+    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(jar + java.io.File.pathSeparator + flinkClassPath());
+    command.add(mainClass);
+    command.add("--preset=flink-cluster");
+    command.add("--flinkMaster=127.0.0.1:" + restPort);
+    command.add("--filesToStage=" + jar);
+    command.add("--attachedMode=false");
+    command.add("--jobName=" + jobName);
+    command.addAll(args);
+    Path log = workDir.resolve("log").resolve("submit-" + jobName + ".log");
+    LOG.info("Submitting {}: {}", jobName, String.join(" ", command));
+    long start = System.nanoTime();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(projectDir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    if (!process.waitFor(5, TimeUnit.MINUTES)) {
+      process.destroyForcibly();
+      throw new TimeoutException("submission of " + jobName + " still running after 5 min; log " + log);
+    }
+    if (process.exitValue() != 0) {
+      throw new AssertionError(
+          "submission of " + jobName + " failed (exit " + process.exitValue() + "):\n" + tail(log, 40));
+    }
+    LOG.info("Submitted {} in {} ms", jobName, (System.nanoTime() - start) / 1_000_000);
+    return jobId(jobName).orElseThrow(() -> new AssertionError("the cluster has no job " + jobName));
+  }
+
+  /** GET /jobs/overview: the id of the newest job of that name. */
+  Optional<String> jobId(String jobName) throws Exception {
+    String id = null;
+    long newest = Long.MIN_VALUE;
+    for (JsonNode job : get("/jobs/overview").path("jobs")) {
+      if (jobName.equals(job.path("name").asText()) && job.path("start-time").asLong() > newest) {
+        newest = job.path("start-time").asLong();
+        id = job.path("jid").asText();
+      }
+    }
+    return Optional.ofNullable(id);
+  }
+
+  /** GET /jobs/:id: RUNNING, FINISHED, FAILED, ... */
+  String state(String jobId) throws Exception {
+    return get("/jobs/" + jobId).path("state").asText();
+  }
+
+  /** GET /jobs/:id/checkpoints: completed checkpoints so far. */
+  long completedCheckpoints(String jobId) throws Exception {
+    return get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+  }
+
+  /** Waits until the job is RUNNING and has completed {@code count} checkpoints. */
+  void awaitCheckpoints(String jobId, long count, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      String state = state(jobId);
+      if (isTerminal(state)) {
+        throw new AssertionError("job " + jobId + " ended " + state + " before " + count + " checkpoints" + failure(jobId));
+      }
+      if ("RUNNING".equals(state) && completedCheckpoints(jobId) >= count) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException("job " + jobId + " (" + state + ") has not completed " + count + " checkpoints in " + timeout);
+      }
+      Thread.sleep(250);
+    }
+  }
+
+  /**
+   * POST /jobs/:id/stop (stop with a savepoint, no drain), then polls GET
+   * /jobs/:id/savepoints/:trigger until the savepoint is complete; returns its location.
+   */
+  String stopWithSavepoint(String jobId, Path savepointDir, Duration timeout) throws Exception {
+    String body =
+        JSON.writeValueAsString(
+            Map.of("targetDirectory", savepointDir.toUri().toString(), "drain", false, "formatType", "CANONICAL"));
+    String state = state(jobId);
+    if (!"RUNNING".equals(state)) {
+      throw new AssertionError("job " + jobId + " is " + state + ", not RUNNING: nothing to stop" + failure(jobId));
+    }
+    String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      JsonNode status = get("/jobs/" + jobId + "/savepoints/" + trigger);
+      if ("COMPLETED".equals(status.path("status").path("id").asText())) {
+        JsonNode operation = status.path("operation");
+        if (operation.has("failure-cause")) {
+          throw new AssertionError("stop with savepoint failed: " + operation.path("failure-cause"));
+        }
+        return operation.path("location").asText();
+      }
+      Thread.sleep(250);
+    }
+    throw new TimeoutException("savepoint of " + jobId + " not complete in " + timeout);
+  }
+
+  /** Waits until the job has ended and returns its final state. */
+  String awaitTermination(String jobId, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      String state = state(jobId);
+      if (isTerminal(state)) {
+        return state;
+      }
+      Thread.sleep(500);
+    }
+    throw new TimeoutException("job " + jobId + " still " + state(jobId) + " after " + timeout);
+  }
+
+  /** GET /jobs/:id/exceptions: the root exception of a failed job, for messages. */
+  String failure(String jobId) {
+    try {
+      String root = get("/jobs/" + jobId + "/exceptions").path("root-exception").asText("");
+      return root.isEmpty() ? "" : ": " + root;
+    } catch (Exception e) {
+      return "";
+    }
+  }
+
+  static boolean isTerminal(String state) {
+    return List.of("FINISHED", "FAILED", "CANCELED").contains(state);
+  }
+
+  private JsonNode get(String path) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  private JsonNode post(String path, String json) throws Exception {
+    return send(
+        HttpRequest.newBuilder(uri(path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  private JsonNode send(HttpRequest.Builder request) throws Exception {
+    HttpResponse<String> response =
+        http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() / 100 != 2) {
+      throw new IOException("Flink REST " + response.request().uri() + " answered " + response.statusCode() + ": " + response.body());
+    }
+    return JSON.readTree(response.body());
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + restPort + path);
+  }
+
+  private void script(String name, Duration timeout) throws Exception {
+    Path script = projectDir.resolve("runner-configs/flink-cluster").resolve(name);
+    Files.createDirectories(workDir);
+    Path log = workDir.resolve(name + ".out");
+    ProcessBuilder builder =
+        new ProcessBuilder("bash", script.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      throw new TimeoutException(name + " still running after " + timeout + ":\n" + tail(log, 40));
+    }
+    if (process.exitValue() != 0) {
+      throw new AssertionError(name + " failed (exit " + process.exitValue() + "):\n" + tail(log, 60));
+    }
+    LOG.info("{}: {}", name, tail(log, 3));
+  }
+
+  /** Stops the cluster's processes (stop.sh), whatever state they are in. */
+  @Override
+  public void close() throws Exception {
+    script("stop.sh", Duration.ofMinutes(2));
+  }
+
+  private static String tail(Path file, int lines) {
+    try {
+      List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no output: " + e + ")";
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

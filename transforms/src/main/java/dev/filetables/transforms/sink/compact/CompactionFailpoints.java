@@ -1,0 +1,40 @@
+package dev.filetables.transforms.sink.compact;
+
+/**
+ * Test hook: lets a test make a compaction fail at a chosen step, to check that a retry after the
+ * failure still leaves every row visible exactly once. Production code never sets it; the default
+ * does nothing. Static because the Flink mini-cluster of a test runs in the test's JVM.
+ */
+public final class CompactionFailpoints {
+  private CompactionFailpoints() {}
+
+  /** The steps of one compaction after which a failure is interesting. */
+  public enum Point {
+    /** The merged file is written, still hidden. */
+    AFTER_MERGE,
+    /** The merged file is visible; its inputs still exist (hidden). */
+    AFTER_PUBLISH,
+    /** The inputs are deleted; the merged file has not reached the partition commit yet. */
+    AFTER_DELETE
+  }
+
+  /** Called at every point; may throw to simulate a crash. */
+  public interface Hook {
+    void reached(Point point, String mergedFile);
+  }
+
+  private static volatile Hook hook = (point, file) -> {};
+
+  /** Installs a hook (tests only); {@link #reset} removes it. */
+  public static void set(Hook newHook) {
+    hook = newHook;
+  }
+
+  public static void reset() {
+    hook = (point, file) -> {};
+  }
+
+  static void reached(Point point, String mergedFile) {
+    hook.reached(point, mergedFile);
+  }
+}

@@ -1,0 +1,360 @@
+package dev.filetables.transforms.source;
+
+import dev.filetables.io.files.DataFile;
+import dev.filetables.io.format.BadRecordException;
+import dev.filetables.io.format.FileFormat;
+import dev.filetables.io.format.FileFormats;
+import dev.filetables.io.format.RowReader;
+import dev.filetables.io.format.internal.TextCharset;
+import dev.filetables.io.table.BadRecordPolicy;
+import dev.filetables.io.table.TableOptions;
+import dev.filetables.io.table.TableSpec;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.function.Consumer;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.values.Row;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one range of one data file into rows of the table schema and routes what cannot be read by
+ * the table's {@code source.bad-records} policy. Used by the bounded read ({@link ReadRanges}) and by
+ * any other source that reads table files: create one per DoFn (it is serializable), call {@link
+ * #read} per range from {@code @ProcessElement}.
+ *
+ * <h2>What happens to what</h2>
+ *
+ * <ul>
+ *   <li><b>Bad record</b> (a CSV/JSON record that does not parse or convert, bytes that do not decode
+ *       in the charset, a Parquet/Avro value that does not fit its column): {@code fail} throws a
+ *       {@link BadRecordException} naming file, line or offset, reason and the option; {@code skip}
+ *       counts it in metric {@value #NAMESPACE}/{@value #BAD_RECORDS} and logs it (bounded rate);
+ *       {@code dead-letter} does the same and emits a {@link DeadLetterTable} row. Reading goes on
+ *       with the next record.
+ *   <li><b>Bad file</b>: the file cannot be opened (permissions), is not a file of the format (empty
+ *       or truncated Parquet/Avro, a corrupt footer or header), a block/row group is corrupt, or its
+ *       partition directory holds a value its column cannot take (e.g. {@code hour=abc} for an INT). The
+ *       policy applies as for a record (metric {@value #BAD_FILES}, one dead-letter row of kind {@code
+ *       file} with the offset where reading stopped); the rows read before that point are kept, so
+ *       the outcome depends only on the file's bytes (deterministic on retry). A footer or header that
+ *       cannot be read fails every range of the file the same way: only the range starting at byte 0
+ *       reports it, so a broken file gives one dead letter, not one per range.
+ *   <li><b>Vanished file</b> (deleted between listing and reading): never an error, whatever the
+ *       policy: a warning and metric {@value #VANISHED_FILES}. The listing is a snapshot and the file
+ *       has left the table since (retention, a re-written partition); failing would make every read
+ *       race with clean-up jobs, and no retry can bring it back.
+ *   <li><b>Empty file</b>: 0 rows for CSV and JSON (not an error); a 0-byte Parquet or Avro file is
+ *       not a valid file of its format and is a bad file.
+ * </ul>
+ */
+public final class FileRangeReader implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(FileRangeReader.class);
+
+  /** Metric namespace of the counters below. */
+  public static final String NAMESPACE = "filetables.source";
+  /** Bad records skipped or dead-lettered. */
+  public static final String BAD_RECORDS = "bad-records";
+  /** Files (or ranges) that could not be read to their end, skipped or dead-lettered. */
+  public static final String BAD_FILES = "bad-files";
+  /** Rows written to the dead-letter table. */
+  public static final String DEAD_LETTERS = "dead-letters";
+  /** Files deleted between listing and reading. */
+  public static final String VANISHED_FILES = "vanished-files";
+
+  private static final String HOW_TO_CONTINUE =
+      "; to read on past bad data set 'source.bad-records' = 'skip' (count and log) or 'dead-letter'"
+          + " (with 'source.bad-records.dead-letter.path') in the table options";
+
+  private final TableSpec table;
+  private final BadRecordPolicy policy;
+
+  private transient FileFormat format;
+  private transient RowAssembler assembler;
+  private transient @Nullable Charset textCharset;
+  private transient Counter badRecords;
+  private transient Counter badFiles;
+  private transient Counter deadLetters;
+  private transient Counter vanishedFiles;
+
+  public FileRangeReader(TableSpec table) {
+    this.table = table;
+    this.policy = table.options().badRecordPolicy();
+  }
+
+  public BadRecordPolicy policy() {
+    return policy;
+  }
+
+  /** What one {@link #read} did. */
+  public static final class Result {
+    private long rows;
+    private long badRecords;
+    private boolean badFile;
+    private boolean vanished;
+
+    /** Rows emitted. */
+    public long rows() {
+      return rows;
+    }
+
+    /** Bad records skipped or dead-lettered. */
+    public long badRecords() {
+      return badRecords;
+    }
+
+    /** True when the range could not be read to its end (or not at all). */
+    public boolean badFile() {
+      return badFile;
+    }
+
+    /** True when the file no longer existed. */
+    public boolean vanished() {
+      return vanished;
+    }
+
+    @Override
+    public String toString() {
+      return "rows=" + rows + ", badRecords=" + badRecords + ", badFile=" + badFile + ", vanished=" + vanished;
+    }
+  }
+
+  private void init() {
+    if (format != null) {
+      return;
+    }
+    TableOptions options = table.options();
+    format = FileFormats.forPolicyReading(options);
+    assembler = new RowAssembler(table);
+    String charsetName = options.formatOptions().get("charset");
+    textCharset =
+        (format.name().equals("csv") || format.name().equals("json"))
+            ? (charsetName == null ? TextCharset.UTF_8.charset() : Charset.forName(charsetName.trim()))
+            : null;
+    badRecords = Metrics.counter(NAMESPACE, BAD_RECORDS);
+    badFiles = Metrics.counter(NAMESPACE, BAD_FILES);
+    deadLetters = Metrics.counter(NAMESPACE, DEAD_LETTERS);
+    vanishedFiles = Metrics.counter(NAMESPACE, VANISHED_FILES);
+  }
+
+  /**
+   * Reads {@code range}: rows of {@link TableSpec#schema()} go to {@code rows}, {@link DeadLetterTable}
+   * rows to {@code deadLetters} (only with the {@code dead-letter} policy).
+   *
+   * @throws BadRecordException with the {@code fail} policy, for the first bad record or file
+   * @throws IOException only for failures of the receivers
+   */
+  public Result read(FileRange range, Consumer<Row> rows, Consumer<Row> deadLetters) throws IOException {
+    init();
+    Result result = new Result();
+    DataFile file = range.file();
+    Object[] constants;
+    try {
+      constants = assembler.constantsFor(file);
+    } catch (IllegalArgumentException e) {
+      // a partition directory value that does not parse as its column (e.g. hour=abc): the whole
+      // file is unusable; reported once, from the range at byte 0
+      if (range.range().start() == 0) {
+        badFile(range, 0, "its partition directory", e, result, deadLetters);
+      } else {
+        result.badFile = true;
+      }
+      return result;
+    }
+    SeekableByteChannel channel;
+    try {
+      channel = Files.newByteChannel(Path.of(file.path()));
+    } catch (NoSuchFileException e) {
+      vanishedFiles.inc();
+      result.vanished = true;
+      LOG.warn(
+          "Table `{}`: {} was deleted after it was listed; not read (metric {}/{})",
+          table.name(), file.path(), NAMESPACE, VANISHED_FILES);
+      return result;
+    } catch (IOException | RuntimeException e) {
+      badFile(range, range.range().start(), "opening the file", e, result, deadLetters);
+      return result;
+    }
+    try (channel) {
+      RowReader reader;
+      try {
+        reader = format.createReader(channel, file.size(), range.range(), assembler.fileSchema());
+      } catch (IOException | RuntimeException e) {
+        if (e instanceof NoSuchFileException) {
+          throw e;
+        }
+        // The footer/header is the same for every range: report it once, from the first range.
+        if (range.range().start() == 0) {
+          String unit = format.name().equals("parquet") ? "footer" : format.name().equals("avro") ? "header" : "start";
+          badFile(range, 0, "reading its " + format.name() + " " + unit, e, result, deadLetters);
+        } else {
+          result.badFile = true;
+        }
+        return result;
+      }
+      try (reader) {
+        for (; ; ) {
+          Row row;
+          try {
+            row = reader.next();
+          } catch (BadRecordException e) {
+            if (!e.readerCanContinue()) {
+              badFile(range, e.byteOffset(), reader.position(), e, result, deadLetters);
+              return result;
+            }
+            badRecord(range, reader, e, result, deadLetters);
+            continue;
+          } catch (IOException | RuntimeException e) {
+            badFile(range, reader.byteOffset(), reader.position(), e, result, deadLetters);
+            return result;
+          }
+          if (row == null) {
+            return result;
+          }
+          rows.accept(assembler.assemble(row, constants));
+          result.rows++;
+        }
+      }
+    } catch (NoSuchFileException e) {
+      vanishedFiles.inc();
+      result.vanished = true;
+      LOG.warn("Table `{}`: {} was deleted while it was read", table.name(), file.path());
+      return result;
+    }
+  }
+
+  private void badRecord(
+      FileRange range, RowReader reader, BadRecordException e, Result result, Consumer<Row> out)
+      throws BadRecordException {
+    String file = range.file().path();
+    String where =
+        e.lineNumber() > 0
+            ? "line " + e.lineNumber()
+            : e.byteOffset() >= 0 ? "byte offset " + e.byteOffset() : reader.position();
+    if (policy == BadRecordPolicy.FAIL) {
+      throw new BadRecordException(
+          "Bad record in " + file + " (range " + range.range() + "): " + e.getMessage() + HOW_TO_CONTINUE, e);
+    }
+    result.badRecords++;
+    badRecords.inc();
+    BadRecordLog.warn(
+        "Table `" + table.name() + "`: " + verb() + " bad record in " + file + " at " + where + ": " + e.reason());
+    if (policy == BadRecordPolicy.DEAD_LETTER) {
+      byte[] raw = e.raw();
+      out.accept(
+          DeadLetterTable.row(
+              file,
+              DeadLetterTable.KIND_RECORD,
+              e.lineNumber(),
+              e.byteOffset(),
+              where,
+              raw,
+              raw == null ? null : strictText(raw),
+              errorClass(e),
+              e.reason(),
+              Instant.now()));
+      deadLetters.inc();
+    }
+  }
+
+  private void badFile(
+      FileRange range, long byteOffset, String position, Throwable e, Result result, Consumer<Row> out)
+      throws BadRecordException {
+    result.badFile = true;
+    String file = range.file().path();
+    long offset = byteOffset >= 0 ? byteOffset : range.range().start();
+    String reason = reason(e);
+    String kept =
+        result.rows > 0
+            ? " (" + result.rows + " row(s) of range " + range.range() + " before it were read)"
+            : "";
+    if (policy == BadRecordPolicy.FAIL) {
+      throw new BadRecordException(
+          "Cannot read " + file + " (" + position + ", range " + range.range() + "): " + reason
+              + kept + HOW_TO_CONTINUE,
+          e);
+    }
+    badFiles.inc();
+    BadRecordLog.warn(
+        "Table `" + table.name() + "`: " + verb() + " unreadable data of " + file + " from " + position
+            + " to the end of range " + range.range() + ": " + reason + kept);
+    if (policy == BadRecordPolicy.DEAD_LETTER) {
+      out.accept(
+          DeadLetterTable.row(
+              file,
+              DeadLetterTable.KIND_FILE,
+              -1,
+              offset,
+              position + " (range " + range.range() + ")",
+              null,
+              null,
+              errorClass(e),
+              reason + kept,
+              Instant.now()));
+      deadLetters.inc();
+    }
+  }
+
+  private String verb() {
+    return policy == BadRecordPolicy.SKIP ? "skipped" : "dead-lettered";
+  }
+
+  /** The record as text when it decodes strictly in the table's charset; else null (base64 only). */
+  private @Nullable String strictText(byte[] raw) {
+    if (textCharset == null) {
+      return null;
+    }
+    try {
+      return textCharset
+          .newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(raw))
+          .toString();
+    } catch (java.nio.charset.CharacterCodingException notText) {
+      return null;
+    }
+  }
+
+  /** The class that says what went wrong: the innermost cause's (a library's exception) if any. */
+  private static String errorClass(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getClass().getName();
+  }
+
+  private static String reason(Throwable e) {
+    if (e instanceof BadRecordException) {
+      return ((BadRecordException) e).reason();
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = t.getMessage();
+      String text = message == null || message.isBlank() ? t.getClass().getSimpleName() : message;
+      if (t instanceof java.nio.file.AccessDeniedException) {
+        text = "permission denied: " + message;
+      }
+      if (sb.indexOf(text) < 0) {
+        if (sb.length() > 0) {
+          sb.append(": ");
+        }
+        sb.append(text);
+      }
+      if (sb.length() > 500) {
+        break;
+      }
+    }
+    return sb.toString();
+  }
+}
