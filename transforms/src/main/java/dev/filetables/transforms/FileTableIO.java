@@ -149,9 +149,11 @@ public final class FileTableIO {
     }
 
     /**
-     * Unbounded input only: estimated bytes of rows an open part file keeps in state before they are
-     * written out as a hidden segment (default 16 MB, capped at the rolling file size). Bounds the
-     * state per open file; for Parquet it is also about the size of a row group before compression.
+     * Unbounded input only: bytes at which the streaming sink completes an open file's segment and
+     * begins the next one even within a bundle (default 16 MB, capped at the rolling file size).
+     * Rows are never kept in Beam state (each bundle's rows go to a hidden segment file); this bounds
+     * what a segment writer holds in memory, which matters for Parquet segments (their row group's
+     * pages stay in memory until the segment is closed).
      */
     public Write withBufferSize(long bytes) {
       if (bytes <= 0) {

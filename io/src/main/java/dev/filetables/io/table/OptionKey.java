@@ -192,7 +192,13 @@ public enum OptionKey {
       Type.BOOLEAN,
       "false",
       null,
-      "watched source: do not list partitions whose success file is older than the lateness window (files added to them later are not read) (FileTables only)");
+      "watched source: do not list partitions whose success file is older than the lateness window (files added to them later are not read) (FileTables only)"),
+  SINK_PARQUET_MERGE(
+      TableOptions.SINK_PARQUET_MERGE,
+      Type.STRING,
+      "rewrite",
+      null,
+      "streaming Parquet part files from their per-bundle segments: `rewrite` (rows spilled in a compact row encoding, encoded once at roll: full row groups) or `row-group-copy` (Parquet segments joined by copying: less work at roll, a row group per bundle) (FileTables only)");
 
   /** Value type of an option, as shown in documentation. */
   public enum Type {

@@ -49,6 +49,7 @@ public final class TableOptions implements Serializable {
   public static final String ROLLING_INACTIVITY_INTERVAL = "sink.rolling-policy.inactivity-interval";
   public static final String ROLLING_CHECK_INTERVAL = "sink.rolling-policy.check-interval";
   public static final String SHUFFLE_BY_PARTITION = "sink.shuffle-by-partition.enable";
+  public static final String SINK_PARQUET_MERGE = "sink.parquet.merge";
   public static final String SINK_PARALLELISM = "sink.parallelism";
   public static final String AUTO_COMPACTION = "auto-compaction";
   public static final String COMPACTION_FILE_SIZE = "compaction.file-size";
@@ -294,6 +295,11 @@ public final class TableOptions implements Serializable {
    */
   public Optional<String> partitionDeriveTimeColumn() {
     return Optional.ofNullable(raw.get(PARTITION_DERIVE_TIME_COLUMN));
+  }
+
+  /** {@code rewrite} or {@code row-group-copy} (lower case): see {@link #SINK_PARQUET_MERGE}. */
+  public String parquetMerge() {
+    return value(OptionKey.SINK_PARQUET_MERGE).trim().toLowerCase(Locale.ROOT);
   }
 
   /** {@code process-time} or {@code partition-time} (lower case). */

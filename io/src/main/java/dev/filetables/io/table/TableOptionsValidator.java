@@ -29,6 +29,7 @@ final class TableOptionsValidator {
   static final String FILESYSTEM = "filesystem";
   static final List<String> EXTRACTOR_KINDS = List.of("default", "custom");
   static final List<String> COMMIT_TRIGGERS = List.of("process-time", "partition-time");
+  static final List<String> PARQUET_MERGES = List.of("rewrite", "row-group-copy");
   static final List<String> COMMIT_POLICIES = List.of("success-file", "custom");
 
   /** A URI scheme; one letter is taken for a Windows drive ({@code C:\data}), not a scheme. */
@@ -85,6 +86,7 @@ final class TableOptionsValidator {
       ifSet(OptionKey.ROLLING_CHECK_INTERVAL, v -> duration(OptionKey.ROLLING_CHECK_INTERVAL, v, true));
       ifSet(OptionKey.SHUFFLE_BY_PARTITION, v -> bool(OptionKey.SHUFFLE_BY_PARTITION, v));
       ifSet(OptionKey.SINK_PARALLELISM, this::checkParallelism);
+      ifSet(OptionKey.SINK_PARQUET_MERGE, v -> oneOf(OptionKey.SINK_PARQUET_MERGE, v, PARQUET_MERGES));
       ifSet(OptionKey.AUTO_COMPACTION, v -> bool(OptionKey.AUTO_COMPACTION, v));
       ifSet(OptionKey.COMPACTION_FILE_SIZE, v -> size(OptionKey.COMPACTION_FILE_SIZE, v));
       ifSet(OptionKey.COMPACTION_MAX_DELAY, v -> duration(OptionKey.COMPACTION_MAX_DELAY, v, false));

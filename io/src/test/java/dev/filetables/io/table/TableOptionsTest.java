@@ -134,7 +134,8 @@ class TableOptionsTest {
             "compaction.max-delay|duration|= `sink.rolling-policy.rollover-interval`",
             "source.monitor.lateness|duration|10 min",
             "source.idle-timeout|duration|1 min",
-            "source.monitor.skip-committed-partitions|boolean|false");
+            "source.monitor.skip-committed-partitions|boolean|false",
+            "sink.parquet.merge|string|rewrite");
     List<String> actual =
         TableOptions.knownOptions().stream()
             .map(k -> k.key() + "|" + k.type().displayName() + "|" + k.defaultText())
@@ -474,6 +475,14 @@ class TableOptionsTest {
         error("sink.partition-commit.trigger", "event-time"),
         "'event-time'",
         "process-time, partition-time");
+  }
+
+  @Test
+  void parquetMerge() {
+    assertEquals("rewrite", with("format", "parquet").parquetMerge());
+    assertEquals("row-group-copy", with("sink.parquet.merge", "Row-Group-Copy").parquetMerge());
+    assertContains(
+        error("sink.parquet.merge", "concat"), "'concat'", "expected one of rewrite, row-group-copy");
   }
 
   @Test

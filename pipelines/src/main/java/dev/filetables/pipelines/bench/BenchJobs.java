@@ -32,6 +32,9 @@ final class BenchJobs {
     options.setFasterCopy(true);
     // lets a job whose sink uses @RequiresStableInput finish at the end of a finite source
     options.setEnableStableInputDrain(true);
+    // the bundles of runner-configs/flink-local.args: one sink segment per checkpoint, not per 1000 rows
+    options.setMaxBundleSize(1_000_000L);
+    options.setMaxBundleTimeMills(10_000L);
     return options;
   }
 

@@ -134,6 +134,7 @@ public final class StreamingSinkBenchmark {
         discard ? " of the source alone (rows discarded)" : "", rows, partitions, format,
         checkpointMillis, parallelism, sinkSettings());
     long submitted = System.currentTimeMillis();
+    long cpuAtSubmit = processCpuNanos();
     JobID job;
     JobStatus status;
     long checkpoints;
@@ -143,10 +144,11 @@ public final class StreamingSinkBenchmark {
               discard
                   ? BenchJobs.discardPipeline(options, source)
                   : BenchJobs.writePipeline(options, source, write(table)));
-      status = awaitEnd(cluster, job, log, table);
+      status = awaitEnd(cluster, job, log, table, watcher);
       checkpoints = cluster.completedCheckpoints(job);
       watcher.close();
       long ended = System.currentTimeMillis();
+      long cpuNanos = processCpuNanos() - cpuAtSubmit;
       long firstRow = log.firstMillis();
       long lastFile = watcher.lastNewFileMillis();
       long jobMillis = lastFile - firstRow;
@@ -170,9 +172,20 @@ public final class StreamingSinkBenchmark {
       System.out.printf("  throughput: %,.0f rows/s, %.1f MB/s (output bytes %s)%n",
           rows * 1000.0 / jobMillis, contents.bytes() / 1e6 * 1000.0 / jobMillis,
           BenchJobs.megabytes(contents.bytes()));
+      // on a shared machine wall time depends on the others; CPU time much less
+      System.out.printf("  CPU time of this JVM (submit → job end): %s, %,.0f rows per CPU-second%n",
+          BenchJobs.seconds(cpuNanos / 1_000_000), rows * 1e9 / cpuNanos);
       System.out.printf("  files: %d in %d partitions; per partition min %d / avg %.1f / max %d%n",
           contents.files().size(), perPartition.getCount(), perPartition.getMin(),
           perPartition.getAverage(), perPartition.getMax());
+      if (format.equals("parquet")) {
+        IntSummaryStatistics groups = new IntSummaryStatistics();
+        for (TableContents.VisibleFile file : contents.files()) {
+          groups.accept(parquetRowGroups(file.path()));
+        }
+        System.out.printf("  Parquet row groups per file: min %d / avg %.1f / max %d%n",
+            groups.getMin(), groups.getAverage(), groups.getMax());
+      }
       CompletedCheckpointStatsSummarySnapshot summary = cluster.checkpointStats(job).getSummaryStats();
       System.out.printf(
           "  checkpoints: state size max %s / avg %s, end-to-end duration max %s / avg %s%n",
@@ -188,12 +201,27 @@ public final class StreamingSinkBenchmark {
     }
   }
 
+  private static int parquetRowGroups(Path file) throws java.io.IOException {
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file);
+        org.apache.parquet.hadoop.ParquetFileReader reader =
+            org.apache.parquet.hadoop.ParquetFileReader.open(
+                new dev.filetables.io.format.parquet.ChannelInputFile(channel, channel.size()))) {
+      return reader.getFooter().getBlocks().size();
+    }
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
   /**
    * Waits for the job to finish by itself. If it is still running once every row was emitted and
    * no new file appeared for three checkpoint intervals, checks whether the table is complete and
    * then cancels it (the sink published everything; the runner just did not end the job).
    */
-  private JobStatus awaitEnd(LocalFlinkCluster cluster, JobID job, EmitLog log, TableSpec table)
+  private JobStatus awaitEnd(
+      LocalFlinkCluster cluster, JobID job, EmitLog log, TableSpec table, VisibilityWatcher watcher)
       throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     long quietSince = -1;
@@ -209,7 +237,10 @@ public final class StreamingSinkBenchmark {
         }
         return status;
       }
-      if (log.emissions() >= rows) {
+      // reading the table costs CPU the job needs: only once files stopped appearing for a while
+      boolean filesQuiet =
+          System.currentTimeMillis() - watcher.lastNewFileMillis() > 3 * checkpointMillis;
+      if (log.emissions() >= rows && filesQuiet) {
         long count = TableContents.scan(table).rowCount();
         if (count >= rows && count == lastCount) {
           if (quietSince < 0) {

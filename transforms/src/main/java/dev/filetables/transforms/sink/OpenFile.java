@@ -11,8 +11,9 @@ import org.apache.beam.sdk.coders.VarLongCoder;
 
 /**
  * The state of one writer's open part file in the streaming sink: everything needed to finish the
- * file after a restore, except the buffered rows themselves (a bag next to it). Segments 0..{@link
- * #segments}-1 are complete hidden files on disk; the buffered rows are not written anywhere yet.
+ * file after a restore. It names files, it holds no rows: the rows are in segments 0..{@link
+ * #segments}-1 on disk, each complete whenever this state is committed (see {@link
+ * RollingWriterFn}).
  *
  * <p>Mutable; the DoFn reads it, changes it and writes it back within one element or timer.
  */
@@ -28,20 +29,15 @@ final class OpenFile {
 
   /** Runner processing time of the last row. */
   long lastWrite;
-  /** Rows in the file: in segments plus buffered. */
+  /** Rows in the file's segments. */
   long rows;
   long minTimestamp = Long.MAX_VALUE;
   long maxTimestamp = Long.MIN_VALUE;
 
-  long bufferedRows;
-  /** Estimated bytes of the buffered rows ({@link RowSizes}). */
-  long bufferedEstimate;
-
+  /** Segments begun: 0..segments-1 are (or, while the bundle is open, will be) complete on disk. */
   int segments;
-  /** Bytes of the segment files on disk. */
-  long segmentBytes;
-  /** Estimated bytes of the rows in segments, to learn the format's bytes per estimated byte. */
-  long segmentEstimate;
+  /** Bytes of segments 0..segments-2, the ones before the latest (known once that one is begun). */
+  long closedBytes;
 
   OpenFile(String partitionPath, String name, long counter, long createdAt) {
     this.partitionPath = partitionPath;
@@ -51,39 +47,30 @@ final class OpenFile {
     this.lastWrite = createdAt;
   }
 
-  void add(long timestamp, long estimate, long now) {
+  void add(long timestamp, long now) {
     rows++;
-    bufferedRows++;
-    bufferedEstimate += estimate;
     minTimestamp = Math.min(minTimestamp, timestamp);
     maxTimestamp = Math.max(maxTimestamp, timestamp);
     lastWrite = Math.max(lastWrite, now);
   }
 
-  void segmentWritten(long bytes) {
-    segments++;
-    segmentBytes += bytes;
-    segmentEstimate += bufferedEstimate;
-    bufferedRows = 0;
-    bufferedEstimate = 0;
-  }
-
-  /** True once a segment told how big the format writes rows compared to their estimate. */
-  boolean sizeRatioKnown() {
-    return segmentEstimate > 0;
-  }
-
-  /** Bytes the file would have if closed now: segments exactly, buffered rows by the learnt ratio. */
-  long estimatedSize() {
-    double ratio = sizeRatioKnown() ? (double) segmentBytes / segmentEstimate : 1.0;
-    return segmentBytes + (long) (bufferedEstimate * ratio);
+  /**
+   * Records that the next segment begins; {@code previousBytes} is the size of the segment before
+   * it (ignored for the first). Returns the new segment's number.
+   */
+  int beginSegment(long previousBytes) {
+    if (segments > 0) {
+      closedBytes += previousBytes;
+    }
+    return segments++;
   }
 
   /** Coder for the state; a leading version byte leaves room for changes of the layout. */
   static final class Coder extends AtomicCoder<OpenFile> {
     private static final long serialVersionUID = 1L;
     private static final Coder INSTANCE = new Coder();
-    private static final int VERSION = 1;
+    /** 2: rows no longer buffered in state (version 1 counted buffered rows and estimates). */
+    private static final int VERSION = 2;
     private static final StringUtf8Coder STRING = StringUtf8Coder.of();
     private static final VarLongCoder LONG = VarLongCoder.of();
     private static final VarIntCoder INT = VarIntCoder.of();
@@ -103,29 +90,26 @@ final class OpenFile {
       LONG.encode(f.rows, out);
       LONG.encode(f.minTimestamp, out);
       LONG.encode(f.maxTimestamp, out);
-      LONG.encode(f.bufferedRows, out);
-      LONG.encode(f.bufferedEstimate, out);
       INT.encode(f.segments, out);
-      LONG.encode(f.segmentBytes, out);
-      LONG.encode(f.segmentEstimate, out);
+      LONG.encode(f.closedBytes, out);
     }
 
     @Override
     public OpenFile decode(InputStream in) throws IOException {
       int version = in.read();
       if (version != VERSION) {
-        throw new CoderException("Unknown open-file state version " + version);
+        throw new CoderException(
+            "Unknown open-file state version "
+                + version
+                + " (state of an older FileTables streaming sink cannot be restored)");
       }
       OpenFile f = new OpenFile(STRING.decode(in), STRING.decode(in), LONG.decode(in), LONG.decode(in));
       f.lastWrite = LONG.decode(in);
       f.rows = LONG.decode(in);
       f.minTimestamp = LONG.decode(in);
       f.maxTimestamp = LONG.decode(in);
-      f.bufferedRows = LONG.decode(in);
-      f.bufferedEstimate = LONG.decode(in);
       f.segments = INT.decode(in);
-      f.segmentBytes = LONG.decode(in);
-      f.segmentEstimate = LONG.decode(in);
+      f.closedBytes = LONG.decode(in);
       return f;
     }
 

@@ -4,8 +4,8 @@ import dev.filetables.io.table.TableOptions;
 import java.io.Serializable;
 
 /**
- * When the streaming sink rolls a part file ({@code sink.rolling-policy.*}), and how many bytes of
- * rows it keeps in state before writing them out as a segment. Times are processing times in
+ * When the streaming sink rolls a part file ({@code sink.rolling-policy.*}), and at how many bytes
+ * a segment of an open file is completed even within a bundle. Times are processing times in
  * milliseconds on the runner's clock.
  *
  * <p>A file rolls once its size reaches {@code file-size}, or at the first check at or after
@@ -28,34 +28,38 @@ final class RollingPolicy implements Serializable {
   private final long rolloverMillis;
   private final long inactivityMillis;
   private final long checkMillis;
-  private final long bufferSize;
+  private final long segmentSize;
 
   RollingPolicy(
-      long fileSize, long rolloverMillis, long inactivityMillis, long checkMillis, long bufferSize) {
+      long fileSize, long rolloverMillis, long inactivityMillis, long checkMillis, long segmentSize) {
     this.fileSize = Math.max(1, fileSize);
     this.rolloverMillis = Math.max(0, rolloverMillis);
     this.inactivityMillis = Math.max(0, inactivityMillis);
     this.checkMillis = Math.max(1, checkMillis);
-    this.bufferSize = Math.max(1, bufferSize);
+    this.segmentSize = Math.max(1, segmentSize);
   }
 
-  /** The table's rolling options; {@code bufferSize} is capped at the rolling file size. */
-  static RollingPolicy of(TableOptions options, long bufferSize) {
+  /** The table's rolling options; {@code segmentSize} is capped at the rolling file size. */
+  static RollingPolicy of(TableOptions options, long segmentSize) {
     return new RollingPolicy(
         options.rollingFileSize(),
         options.rolloverInterval().toMillis(),
         options.inactivityInterval().toMillis(),
         options.checkInterval().toMillis(),
-        Math.min(bufferSize, options.rollingFileSize()));
+        Math.min(segmentSize, options.rollingFileSize()));
   }
 
   long fileSize() {
     return fileSize;
   }
 
-  /** Estimated bytes of buffered rows at which they are written out as a segment. */
-  long bufferSize() {
-    return bufferSize;
+  /**
+   * Bytes at which an open segment is completed and the next row begins a new one, even within a
+   * bundle: bounds what a segment writer holds in memory (a Parquet segment keeps its row group's
+   * pages until it is closed).
+   */
+  long segmentSize() {
+    return segmentSize;
   }
 
   /** True when a file created at {@code created} and last written at {@code lastWrite} must roll. */
@@ -143,8 +147,8 @@ final class RollingPolicy implements Serializable {
         + inactivityMillis
         + "ms, check="
         + checkMillis
-        + "ms, buffer="
-        + bufferSize
+        + "ms, segment="
+        + segmentSize
         + "}";
   }
 }

@@ -9,11 +9,15 @@ import dev.filetables.io.table.TableSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.NoSuchFileException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.OptionalLong;
-import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.schemas.Schema;
-import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
 import org.apache.beam.sdk.state.TimeDomain;
@@ -31,16 +35,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The streaming sink's writer: per {@link WriterKey} at most one open part file, kept entirely in
- * keyed state, rolled by {@link RollingPolicy}, and emitted as a hidden {@link WrittenFile} for the
- * publisher. See {@link StreamingWrite} for why the design guarantees exactly-once output.
+ * The streaming sink's writer: per {@link WriterKey} at most one open part file, rolled by {@link
+ * RollingPolicy}, and emitted as a hidden {@link WrittenFile} for the publisher. See {@link
+ * StreamingWrite} for why the design guarantees exactly-once output.
+ *
+ * <h3>Rows go to disk, state only names files</h3>
+ *
+ * The rows of an open file are written to hidden <em>segment</em> files, one per bundle in which the
+ * key got rows: at the key's first row of a bundle, the writer begins segment {@code n =
+ * file.segments} under its name derived from the file ({@link SegmentFiles#segmentName}), records
+ * {@code segments = n + 1} in state right away, and appends the bundle's rows of the key to it.
+ * {@code @FinishBundle} closes every open segment (a segment also closes early once it reaches the
+ * segment size, see {@link RollingPolicy#segmentSize}, and the next row begins the next one). A roll
+ * first closes the key's open segment, then merges segments 0..n-1 into the hidden part file
+ * ({@link SegmentFiles#merge}). Memory per open key is a stream buffer, or for Parquet segments of
+ * {@link SegmentKind#FORMAT} the pages of one row group; Beam state holds a few numbers per key.
+ *
+ * <p>Why a segment counted in state is always complete on disk when that state is committed: the
+ * Flink runner finishes the open bundle inside {@code snapshotState}, before the keyed state is
+ * snapshotted ({@code DoFnOperator.snapshotState} calls {@code invokeFinishBundle} and then the
+ * operator's state snapshot), so the segments of the bundle are closed before any checkpoint can
+ * record their count. A segment begun after the checkpoint is either rewritten under the same name
+ * when the input is replayed after a restore (the restored count says which segment comes next;
+ * opening replaces the file), or it lies beyond the count that ends up in the closed file and is
+ * deleted with the file's other segments when the file is published. On the Direct runner the state
+ * changes and the output of a bundle are committed together after {@code @FinishBundle}; a retried
+ * bundle starts from the old count and rewrites its segment.
  *
  * <h3>State per key (cleared when the file closes)</h3>
  *
  * <ul>
- *   <li>{@code file}: an {@link OpenFile} (name, times, counts, number of segments written);
- *   <li>{@code rows}: the rows not yet in a segment, at most about {@link RollingPolicy#bufferSize}
- *       estimated bytes; when full they are written as the next segment and the bag is emptied;
+ *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun);
  *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
  *       check-interval grid, or on Flink shortly before the checkpoint nearest to it (see {@link
  *       RollingPolicy#nextAligned});
@@ -51,6 +76,12 @@ import org.slf4j.LoggerFactory;
  * Only {@code lastCounter}, the counter of the key's latest file, outlives the file, together with
  * the timer {@code forget}: it keeps counters increasing and tells which hidden files of this writer
  * a failed attempt left behind, and it is dropped once all the key's files are published.
+ *
+ * <h3>Size</h3>
+ *
+ * A file rolls by size on the real bytes of its segments ({@link SegmentWriter#bytes}); the bytes
+ * of {@link SegmentKind#SPILL} segments are scaled by the ratio of part file to spill bytes learnt
+ * from this writer's previous rolls (1 until then, so an early file rolls smaller, never larger).
  *
  * <h3>Leftovers of failed attempts</h3>
  *
@@ -77,20 +108,19 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   private static final Logger LOG = LoggerFactory.getLogger(RollingWriterFn.class);
 
   private static final String FILE = "file";
-  private static final String ROWS = "rows";
   private static final String CHECK = "check";
   private static final String END = "end";
   private static final String LAST_COUNTER = "lastCounter";
   private static final String FORGET = "forget";
+
+  /** Writes whose bundle options were checked in this JVM: the warning comes once per write. */
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
   /** How long after its last file closed a key first tries to drop its {@code lastCounter}. */
   static final Duration FORGET_AFTER = Duration.standardMinutes(1);
 
   @StateId(FILE)
   private final StateSpec<ValueState<OpenFile>> fileSpec = StateSpecs.value(OpenFile.Coder.of());
-
-  @StateId(ROWS)
-  private final StateSpec<BagState<Row>> rowsSpec;
 
   @TimerId(CHECK)
   private final TimerSpec checkSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
@@ -108,36 +138,87 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   private final Schema fileSchema;
   private final PartFiles files;
   private final RollingPolicy policy;
+  private final SegmentKind segmentKind;
   /** The runner's commit interval (Flink checkpoint interval) in ms, 0 when rolls are not aligned. */
   private final long commitInterval;
 
   private transient FileFormat format;
   private transient FileMerger merger;
   private transient boolean commitWatched;
+  /** The segments open in the current bundle, by key; all closed at the end of the bundle. */
+  private transient Map<WriterKey, OpenSegment> openSegments;
+  /** Part file bytes per spill byte, learnt from this writer's rolls of spill segments. */
+  private transient double spillRatio;
 
   /**
    * @param commitInterval the runner's commit (checkpoint) interval in ms to time rolls just before
    *     checkpoints (see {@link RollingPolicy#nextAligned}), or 0; ignored unless the policy {@link
    *     RollingPolicy#alignsTo aligns to it}
    */
-  RollingWriterFn(TableSpec table, PartFiles files, RollingPolicy policy, long commitInterval) {
+  RollingWriterFn(
+      TableSpec table,
+      PartFiles files,
+      RollingPolicy policy,
+      SegmentKind segmentKind,
+      long commitInterval) {
     this.table = table;
     this.fileSchema = table.fileSchema();
     this.files = files;
     this.policy = policy;
+    this.segmentKind = segmentKind;
     this.commitInterval = policy.alignsTo(commitInterval) ? commitInterval : 0;
-    this.rowsSpec = StateSpecs.bag(RowCoder.of(fileSchema));
   }
 
   @Setup
   public void setup() {
     format = FileFormats.of(table.options());
-    merger = FileMergers.of(format, fileSchema);
+    merger =
+        segmentKind == SegmentKind.SPILL
+            ? new SpillMerger(format, fileSchema)
+            : FileMergers.of(format, fileSchema);
+    openSegments = new HashMap<>();
+    spillRatio = 1.0;
   }
 
   @StartBundle
-  public void startBundle() {
+  public void startBundle(PipelineOptions options) {
     commitWatched = false;
+    if (WARNED.add(files.writeUuid())) {
+      StreamingWrite.smallBundleWarning(table.name(), options).ifPresent(LOG::warn);
+    }
+  }
+
+  /**
+   * Completes every segment written in this bundle. The Flink runner calls this before it snapshots
+   * the keyed state for a checkpoint, so every segment counted in checkpointed state is on disk.
+   */
+  @FinishBundle
+  public void finishBundle() throws IOException {
+    IOException failure = null;
+    for (OpenSegment segment : openSegments.values()) {
+      try {
+        segment.writer.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = new IOException("Cannot complete segment " + segment.writer.file(), e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    openSegments.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Teardown
+  public void teardown() {
+    if (openSegments != null) {
+      // only after a failure: the bundle will be retried or the state restored
+      openSegments.values().forEach(segment -> segment.writer.abort());
+      openSegments.clear();
+    }
   }
 
   @ProcessElement
@@ -145,7 +226,6 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       @Element KV<WriterKey, Row> element,
       @Timestamp Instant timestamp,
       @StateId(FILE) ValueState<OpenFile> fileState,
-      @StateId(ROWS) BagState<Row> rows,
       @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
       @TimerId(CHECK) Timer check,
       @TimerId(END) Timer end,
@@ -162,27 +242,27 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       commitWatched = true;
     }
     long now = check.getCurrentRelativeTime().getMillis();
-    OpenFile file = fileState.read();
+    WriterKey key = element.getKey();
+    OpenSegment open = openSegments.get(key);
+    // within a bundle the open segment's file is the state's (written back after every row)
+    OpenFile file = open != null ? open.file : fileState.read();
     boolean holdMoved;
     if (file == null) {
-      file = open(element.getKey(), now, lastCounter);
+      file = open(key, now, lastCounter);
       holdMoved = true;
     } else {
       holdMoved = timestamp.getMillis() < file.minTimestamp;
     }
-    Row row = element.getValue();
-    rows.add(row);
-    file.add(timestamp.getMillis(), RowSizes.estimate(row), now);
+    SegmentWriter segment = segmentOf(key, file);
+    segment.write(element.getValue());
+    file.add(timestamp.getMillis(), now);
 
-    if (file.bufferedEstimate >= policy.bufferSize()) {
-      writeSegment(file, rows);
-    }
-    if (file.estimatedSize() >= policy.fileSize() && !file.sizeRatioKnown()) {
-      writeSegment(file, rows); // the estimate may be far off (compression): learn the real size
-    }
-    if (file.estimatedSize() >= policy.fileSize()) {
-      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
+    if (estimatedSize(file, segment) >= policy.fileSize()) {
+      out.output(close(key, file, check, end, forget, fileState, lastCounter));
       return;
+    }
+    if (segment.bytes() >= policy.segmentSize()) {
+      closeSegment(key); // the next row begins the next segment
     }
     fileState.write(file);
     if (holdMoved) {
@@ -194,8 +274,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   @OnTimer(CHECK)
   public void onCheck(
       OnTimerContext context,
+      @Key WriterKey key,
       @StateId(FILE) ValueState<OpenFile> fileState,
-      @StateId(ROWS) BagState<Row> rows,
       @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
       @TimerId(CHECK) Timer check,
       @TimerId(END) Timer end,
@@ -213,7 +293,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     boolean inputEnded = fired > now;
     if (inputEnded || isDue(file, Math.max(now, fired))) {
       // emitted at the hold: the file's min timestamp
-      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
+      out.output(close(key, file, check, end, forget, fileState, lastCounter));
     } else {
       check
           .withOutputTimestamp(new Instant(file.minTimestamp))
@@ -223,8 +303,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
 
   @OnTimer(END)
   public void onEnd(
+      @Key WriterKey key,
       @StateId(FILE) ValueState<OpenFile> fileState,
-      @StateId(ROWS) BagState<Row> rows,
       @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
       @TimerId(CHECK) Timer check,
       @TimerId(END) Timer end,
@@ -233,7 +313,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       throws IOException {
     OpenFile file = fileState.read();
     if (file != null) {
-      out.output(close(file, rows, check, end, forget, fileState, lastCounter));
+      out.output(close(key, file, check, end, forget, fileState, lastCounter));
     }
   }
 
@@ -319,41 +399,76 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       return policy.nextAligned(file.createdAt, file.lastWrite, now, commit.getAsLong(), commitInterval);
     }
     if (commitInterval > 0) {
-      // no checkpoint seen yet: look again within a commit interval, aligned by then
-      return policy.nextCheck(file.createdAt, file.lastWrite, commitInterval);
+      // No checkpoint seen yet (the job's first seconds): look again soon, so that the first files
+      // are timed to checkpoints as soon as one has been seen, not only after their deadline.
+      return Math.min(
+          policy.nextCheck(file.createdAt, file.lastWrite, commitInterval),
+          now + Math.max(1, commitInterval / 4));
     }
     return policy.nextCheck(file.createdAt, file.lastWrite);
   }
 
-  private void writeSegment(OpenFile file, BagState<Row> rows) throws IOException {
-    if (file.bufferedRows == 0) {
-      return;
+  /**
+   * The open segment of the key's file in this bundle; begins the file's next segment (recorded in
+   * {@code file}, which the caller writes to state) when there is none.
+   */
+  private SegmentWriter segmentOf(WriterKey key, OpenFile file) throws IOException {
+    OpenSegment open = openSegments.get(key);
+    if (open != null && open.file.name.equals(file.name)) {
+      return open.writer;
     }
-    long bytes =
-        SegmentFiles.writeRows(
-            format,
-            fileSchema,
-            files.directory(file.partitionPath),
-            SegmentFiles.segmentName(file.name, file.segments),
-            rows.read());
-    file.segmentWritten(bytes);
-    rows.clear();
+    if (open != null) {
+      closeSegment(key); // cannot happen: a file's close closes its segment first
+    }
+    Path dir = files.directory(file.partitionPath);
+    long previousBytes =
+        file.segments == 0 ? 0 : segmentSize(dir, file.name, file.segments - 1);
+    int n = file.beginSegment(previousBytes);
+    SegmentWriter writer =
+        SegmentWriter.open(
+            segmentKind, format, fileSchema, dir, SegmentFiles.segmentName(file.name, n));
+    openSegments.put(key, new OpenSegment(file, writer));
+    return writer;
+  }
+
+  private void closeSegment(WriterKey key) throws IOException {
+    OpenSegment open = openSegments.remove(key);
+    if (open != null) {
+      open.writer.close();
+    }
+  }
+
+  private static long segmentSize(Path dir, String partName, int n) throws IOException {
+    Path segment = dir.resolve(SegmentFiles.segmentName(partName, n));
+    try {
+      return Files.size(segment);
+    } catch (NoSuchFileException e) {
+      throw new IOException(
+          "Segment " + segment + " of an open part file is missing (deleted while the write ran?)", e);
+    }
+  }
+
+  /** Bytes the file would have if it rolled now. */
+  private long estimatedSize(OpenFile file, SegmentWriter open) {
+    long bytes = file.closedBytes + open.bytes();
+    return segmentKind == SegmentKind.SPILL ? (long) (bytes * spillRatio) : bytes;
   }
 
   /**
-   * Finishes the hidden part file from its segments and buffered rows, clears the key's state and
-   * timers (releasing the watermark hold) and returns the file for the publisher. Segments stay on
-   * disk until the file is published: a restore to a checkpoint taken before this close needs them.
+   * Finishes the hidden part file from its segments, clears the key's state and timers (releasing
+   * the watermark hold) and returns the file for the publisher. Segments stay on disk until the file
+   * is published: a restore to a checkpoint taken before this close needs them.
    */
   private WrittenFile close(
+      WriterKey key,
       OpenFile file,
-      BagState<Row> rows,
       Timer check,
       Timer end,
       Timer forget,
       ValueState<OpenFile> fileState,
       ValueState<Long> lastCounter)
       throws IOException {
+    closeSegment(key);
     Path dir = files.directory(file.partitionPath);
     String writer = PartFileName.parse(file.name).get().writer();
     // a failed attempt may have closed this file and opened others: they are leftovers
@@ -371,14 +486,13 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
           PartFileName.visibleOf(file.name),
           target);
     }
-    long size;
-    if (file.segments == 0) {
-      size = SegmentFiles.writeRows(format, fileSchema, dir, target, rows.read());
-    } else {
-      writeSegment(file, rows);
-      size = SegmentFiles.merge(merger, dir, file.name, file.segments, target);
+    long size = SegmentFiles.merge(merger, dir, file.name, file.segments, target);
+    if (segmentKind == SegmentKind.SPILL) {
+      long spilled = file.closedBytes + segmentSize(dir, file.name, file.segments - 1);
+      if (spilled > 0) {
+        spillRatio = (double) size / spilled;
+      }
     }
-    rows.clear();
     fileState.clear();
     check.clear();
     end.clear();
@@ -390,6 +504,17 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
         size,
         new Instant(file.minTimestamp),
         new Instant(file.maxTimestamp));
+  }
+
+  /** A segment open in the current bundle and the open file (as in state) it belongs to. */
+  private static final class OpenSegment {
+    final OpenFile file;
+    final SegmentWriter writer;
+
+    OpenSegment(OpenFile file, SegmentWriter writer) {
+      this.file = file;
+      this.writer = writer;
+    }
   }
 
   /**

@@ -40,6 +40,16 @@ final class RunnerOptions {
         .orElse(false);
   }
 
+  /** Flink's {@code --maxBundleSize} (elements per bundle); empty when not on the class path. */
+  static Optional<Long> flinkMaxBundleSize(PipelineOptions options) {
+    return get(options, FLINK_OPTIONS, "getMaxBundleSize").map(v -> ((Number) v).longValue());
+  }
+
+  /** Flink's {@code --maxBundleTimeMills}; empty when not on the class path. */
+  static Optional<Long> flinkMaxBundleTimeMills(PipelineOptions options) {
+    return get(options, FLINK_OPTIONS, "getMaxBundleTimeMills").map(v -> ((Number) v).longValue());
+  }
+
   /**
    * The number of writers when {@code sink.parallelism} is unset: Flink's {@code --parallelism} if
    * set, the Direct runner's {@code --targetParallelism}, otherwise the processors of the machine

@@ -3,9 +3,9 @@ package dev.filetables.transforms.sink;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.compact.AutoCompaction;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -22,25 +22,30 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * rows ─► AssignWriters ─► RollingWriter (stateful, per partition × writer) ─► Publish (stable input)
- *         key + project      segments in state/disk, rolls, emits hidden files    rename, drop segments
+ *         key + project      segment per bundle on disk, rolls, emits hidden file  rename, drop segments
  * </pre>
  *
  * <h2>Exactly-once without trusting DoFn memory</h2>
  *
- * Everything needed to finish an open file lives in Beam keyed state of its {@link WriterKey}
- * (partition, writer): the file's name, times and counts ({@link OpenFile}) and the rows not yet on
- * disk (a bag). When the buffered rows reach the buffer size they are written out as a hidden
- * <em>segment</em>, a complete small file of the table's format whose name is derived from the
- * state ({@code .part-<uuid>-<writer>-<counter><ext>.seg-<n>.inprogress}), and the bag is emptied.
- * When the file rolls, the last buffered rows become the last segment and the segments are merged
- * into the hidden part file without decoding ({@link dev.filetables.io.format.FileMerger}: byte
- * concatenation for csv/json, block copy for Avro, row-group copy for Parquet); a file that never
- * needed a segment is written straight from the bag. State and timers of the key are then cleared.
+ * Rows never live in Beam state; the state of a {@link WriterKey} (partition, writer) only names
+ * files: the open file's name, times and counts and how many <em>segments</em> it has ({@link
+ * OpenFile}). Each bundle writes the rows a key gets to disk directly, as that key's next hidden
+ * segment {@code .part-<uuid>-<writer>-<counter><ext>.seg-<n>.inprogress}: at the key's first row
+ * of the bundle the writer begins segment n = the count in state and stores n + 1 right away;
+ * {@code @FinishBundle} completes every segment of the bundle. When the file rolls, its segments
+ * are merged into the hidden part file ({@link SegmentFiles#merge}: byte concatenation for
+ * csv/json, block copy for Avro, and for Parquet either one encoding of spilled rows or row-group
+ * copy, {@code sink.parquet.merge}). State and timers of the key are then cleared.
  *
- * <p>After a failure, the runner restores the state of the last completed checkpoint and replays
- * the input that came after it. The restored state names the file and its segments; the replay
+ * <p>A segment counted in committed state is always complete on disk: the Flink runner finishes
+ * the open bundle inside its {@code snapshotState}, before it snapshots the keyed state (Beam 2.62
+ * {@code DoFnOperator}), and the Direct runner commits a bundle's state after {@code @FinishBundle}.
+ * After a failure, the runner restores the state of the last completed checkpoint and replays the
+ * input that came after it. The restored count says which segment comes next, so the replay
  * rewrites segment n (and the merged file) under the same names, replacing what the failed attempt
- * wrote. Nothing the failed attempt did is trusted, and nothing it wrote is visible.
+ * wrote; segments the failed attempt wrote beyond the count are never merged and are deleted with
+ * the file's other segments when it is published. Nothing the failed attempt did is trusted, and
+ * nothing it wrote is visible.
  *
  * <h2>Visibility only at commit points</h2>
  *
@@ -69,8 +74,8 @@ import org.slf4j.LoggerFactory;
  * <h2>Rolling, per partition and writer</h2>
  *
  * Each key has at most one open file, rolled by {@link RollingPolicy} for every format: at {@code
- * sink.rolling-policy.file-size} (segments by their real size, buffered rows by an estimate scaled
- * with the ratio learnt from the first segment), after {@code rollover-interval} open, or after
+ * sink.rolling-policy.file-size} (the real bytes of its segments; spilled rows scaled by the
+ * part-file-to-spill ratio learnt from earlier rolls), after {@code rollover-interval} open, or after
  * {@code inactivity-interval} without rows, on the grid of {@code check-interval}. There is no roll
  * at commit points, so Parquet and Avro files are as big as the policy allows. A file with no rows
  * is never opened. At the end of the input (bounded input, drain), an event-time timer at the end
@@ -119,12 +124,15 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Memory and state</h2>
  *
- * Rows buffered per open file are bounded by the buffer size (default {@link
- * #DEFAULT_BUFFER_SIZE}, never more than the rolling file size); the rest of a file is on disk.
- * State of a key is cleared when its file closes, except its last counter, which a processing-time
- * timer drops about a minute later once none of the key's files is still hidden; so closed and idle
- * partitions keep nothing (Flink never garbage-collects global-window state by itself). Part file
- * counters are wall-clock milliseconds at opening, kept increasing per key by that counter.
+ * No rows in state: per key a few numbers, so checkpoints stay small whatever the data rate. In
+ * memory, per key with rows in the open bundle, one segment writer: a 64 KB stream buffer, or for
+ * Parquet segments ({@code sink.parquet.merge = row-group-copy}) the pages of one row group, bounded
+ * by the segment size ({@code FileTableIO.Write#withBufferSize}, default {@link
+ * #DEFAULT_BUFFER_SIZE}). Writers are closed at the end of every bundle. State of a key is cleared
+ * when its file closes, except its last counter, which a processing-time timer drops about a minute
+ * later once none of the key's files is still hidden; so closed and idle partitions keep nothing
+ * (Flink never garbage-collects global-window state by itself). Part file counters are wall-clock
+ * milliseconds at opening, kept increasing per key by that counter.
  *
  * <h2>Runner requirements</h2>
  *
@@ -133,12 +141,20 @@ import org.slf4j.LoggerFactory;
  * become visible. A Flink job whose input ends (finite unbounded source, drain) also needs {@code
  * --enableStableInputDrain=true}, or the runner refuses to finish with files still waiting for a
  * checkpoint; the files closed at the very end are then published when the input ends.
+ *
+ * <p>Bundles set how many segments a file has: one per bundle in which its key got rows. Flink's
+ * defaults end a bundle every 1000 elements or 1 s; {@code --maxBundleSize=1000000
+ * --maxBundleTimeMills=10000} (the {@code flink-local} preset) lets bundles end at checkpoints
+ * instead (a bundle always ends at a checkpoint). Processing-time timers (rolls) fire inside open
+ * bundles and output leaves at once, so visibility is not delayed; the Flink runner emits
+ * watermarks only between bundles, so event-time progress downstream (partition-time commits) can
+ * lag by up to the bundle time. The sink logs a warning when the bundle options make segments tiny.
  */
 public final class StreamingWrite extends PTransform<PCollection<Row>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(StreamingWrite.class);
 
-  /** Default estimated bytes of rows kept in state per open file before they go to a segment. */
+  /** Default bytes at which an open segment is completed even within a bundle. */
   public static final long DEFAULT_BUFFER_SIZE = 16L * 1024 * 1024;
 
   private final TableSpec table;
@@ -179,8 +195,10 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
         rows.apply(
                 "AssignWriters",
                 ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
-            .setCoder(KvCoder.of(WriterKeyCoder.of(), RowCoder.of(table.fileSchema())))
-            .apply("RollingWriter", ParDo.of(new RollingWriterFn(table, files, policy, commitInterval)))
+            .setCoder(KvCoder.of(WriterKeyCoder.of(), FileRowCoder.of(table.fileSchema())))
+            .apply(
+                "RollingWriter",
+                ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
             .setCoder(WrittenFileCoder.of());
     if (tableOptions.autoCompaction()) {
       // closed files stay hidden until merged; the compaction stage is the commit point then
@@ -189,6 +207,56 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
     return closed
         .apply("Publish", ParDo.of(new PublishStableFn(files)))
         .setCoder(WrittenFileCoder.of());
+  }
+
+  /** Elements per bundle below which the sink's segments are called tiny. */
+  static final long SMALL_BUNDLE_SIZE = 100_000;
+  /** Bundle time below which bundles are called short (when checkpoints are further apart). */
+  static final long SHORT_BUNDLE_MILLIS = 10_000;
+
+  /**
+   * A warning when Flink's bundle options make the sink's segments (one per bundle and open file)
+   * tiny: Flink's defaults end a bundle every 1000 elements or 1 s, not at checkpoints. Called by
+   * the writer at run time: the defaults of these options depend on {@code --streaming}, which the
+   * runner sets only after the pipeline is built, and reading an option fixes its default.
+   */
+  static Optional<String> smallBundleWarning(String table, PipelineOptions options) {
+    if (!RunnerOptions.isFlink(options)) {
+      return Optional.empty();
+    }
+    long size = RunnerOptions.flinkMaxBundleSize(options).orElse(Long.MAX_VALUE);
+    long millis = RunnerOptions.flinkMaxBundleTimeMills(options).orElse(Long.MAX_VALUE);
+    long checkpoints = RunnerOptions.flinkCheckpointingInterval(options);
+    if (size >= SMALL_BUNDLE_SIZE && millis >= Math.min(checkpoints, SHORT_BUNDLE_MILLIS)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            "FileTableIO.write(`%s`): Flink bundles end after --maxBundleSize=%d elements or"
+                + " --maxBundleTimeMills=%d ms; the streaming sink writes one segment file per bundle"
+                + " and open part file, so these small bundles make many tiny segments (more files"
+                + " to merge and, for Parquet, small row groups). Set --maxBundleSize=1000000 and"
+                + " --maxBundleTimeMills=%d (at least the checkpointing interval, up to %d ms), as"
+                + " the flink-local preset does; a bundle also ends at every checkpoint.",
+            table,
+            size,
+            millis,
+            Math.max(checkpoints, SHORT_BUNDLE_MILLIS),
+            SHORT_BUNDLE_MILLIS));
+  }
+
+  /**
+   * Spill segments for Parquet unless {@code sink.parquet.merge = row-group-copy}: measured on the
+   * throughput benchmark they cost less CPU than a Parquet writer per bundle and give part files of
+   * full row groups instead of one row group per bundle. Row formats and Avro merge cheaply as
+   * they are.
+   */
+  SegmentKind segmentKind() {
+    TableOptions options = table.options();
+    boolean parquet = "parquet".equalsIgnoreCase(options.format());
+    return parquet && options.parquetMerge().equals("rewrite")
+        ? SegmentKind.SPILL
+        : SegmentKind.FORMAT;
   }
 
   private void checkRunner(PipelineOptions options) {

@@ -60,7 +60,7 @@ class RollingPolicyTest {
   }
 
   @Test
-  void readsTheTableOptionsAndCapsTheBufferAtTheFileSize() {
+  void readsTheTableOptionsAndCapsTheSegmentSizeAtTheFileSize() {
     TableOptions options =
         TableOptions.of(
             TableOptions.CONNECTOR, "filesystem",
@@ -72,10 +72,10 @@ class RollingPolicyTest {
             TableOptions.ROLLING_CHECK_INTERVAL, "100 ms");
     RollingPolicy fromOptions = RollingPolicy.of(options, 1 << 20);
     assertEquals(1024, fromOptions.fileSize());
-    assertEquals(1024, fromOptions.bufferSize());
+    assertEquals(1024, fromOptions.segmentSize());
     assertEquals(1_100, fromOptions.nextCheck(50, 50));
     assertEquals(
-        "RollingPolicy{fileSize=1024, rollover=2000ms, inactivity=1000ms, check=100ms, buffer=1024}",
+        "RollingPolicy{fileSize=1024, rollover=2000ms, inactivity=1000ms, check=100ms, segment=1024}",
         fromOptions.toString());
   }
 }

@@ -117,7 +117,7 @@ class StreamingSinkTest {
     return input
         .apply(ParDo.of(new AssignWritersFn(table, SCHEMA, byPartition, writers)))
         .setCoder(KvCoder.of(WriterKeyCoder.of(), RowCoder.of(table.fileSchema())))
-        .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), 0)))
+        .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), SegmentKind.FORMAT, 0)))
         .setCoder(WrittenFileCoder.of())
         .apply(ParDo.of(new ProbeFn(probe)))
         .setCoder(WrittenFileCoder.of())

@@ -29,21 +29,18 @@ class StreamingStateTest {
   @Test
   void openFileStateRoundTrips() throws Exception {
     OpenFile file = new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5);
-    file.add(42, 100, 7);
-    file.add(-3, 50, 9);
-    file.segmentWritten(60);
-    file.add(10, 30, 11);
+    assertEquals(0, file.beginSegment(999)); // the first segment has no predecessor
+    file.add(42, 7);
+    file.add(-3, 9);
+    assertEquals(1, file.beginSegment(60));
+    file.add(10, 11);
     OpenFile back =
         CoderUtils.decodeFromByteArray(
             OpenFile.Coder.of(), CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file));
     assertEquals(
-        List.of("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5L, 11L, 3L, -3L, 42L, 1L, 30L, 1, 60L, 150L),
+        List.of("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5L, 11L, 3L, -3L, 42L, 2, 60L),
         List.of(back.partitionPath, back.name, back.counter, back.createdAt, back.lastWrite, back.rows,
-            back.minTimestamp, back.maxTimestamp, back.bufferedRows, back.bufferedEstimate,
-            back.segments, back.segmentBytes, back.segmentEstimate));
-    // 60 bytes for 150 estimated: buffered rows count at that ratio
-    assertTrue(back.sizeRatioKnown());
-    assertEquals(60 + 12, back.estimatedSize());
+            back.minTimestamp, back.maxTimestamp, back.segments, back.closedBytes));
   }
 
   @Test
@@ -77,16 +74,6 @@ class StreamingStateTest {
   }
 
   @Test
-  void rowSizeEstimatesGrowWithContent() {
-    Schema schema =
-        Schema.builder().addNullableField("s", Schema.FieldType.STRING).addNullableField("d", Schema.FieldType.DECIMAL).build();
-    long small = RowSizes.estimate(Row.withSchema(schema).addValues("a", BigDecimal.ONE).build());
-    long big = RowSizes.estimate(Row.withSchema(schema).addValues("a".repeat(100), new BigDecimal("12345678901234567890.123456789")).build());
-    long nulls = RowSizes.estimate(Row.withSchema(schema).addValues(null, null).build());
-    assertTrue(nulls < small && small + 99 < big, nulls + " " + small + " " + big);
-  }
-
-  @Test
   void runnerOptionsAreReadWithoutARunnerDependency() {
     FlinkPipelineOptions flink = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
     flink.setRunner(FlinkRunner.class);
@@ -108,5 +95,27 @@ class StreamingStateTest {
     direct.setTargetParallelism(3);
     assertFalse(RunnerOptions.isFlink(direct));
     assertEquals(3, RunnerOptions.defaultWriters(direct));
+  }
+
+  @Test
+  void warnsWhenFlinkBundlesMakeTinySegments() {
+    FlinkPipelineOptions flink = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
+    flink.setRunner(FlinkRunner.class);
+    flink.setStreaming(true);
+    flink.setCheckpointingInterval(2000L);
+    // Flink's streaming defaults: 1000 elements, 1000 ms
+    String warning = StreamingWrite.smallBundleWarning("t", flink).orElseThrow();
+    assertTrue(warning.contains("--maxBundleSize=1000000"), warning);
+    assertTrue(warning.contains("`t`"), warning);
+    flink.setMaxBundleSize(1_000_000L);
+    flink.setMaxBundleTimeMills(2_000L); // ends at checkpoints anyway
+    assertTrue(StreamingWrite.smallBundleWarning("t", flink).isEmpty());
+    flink.setCheckpointingInterval(60_000L);
+    assertFalse(StreamingWrite.smallBundleWarning("t", flink).isEmpty(), "2 s bundles, checkpoints every minute");
+    flink.setMaxBundleTimeMills(10_000L);
+    assertTrue(StreamingWrite.smallBundleWarning("t", flink).isEmpty());
+    DirectOptions direct = PipelineOptionsFactory.as(DirectOptions.class);
+    direct.setRunner(DirectRunner.class);
+    assertTrue(StreamingWrite.smallBundleWarning("t", direct).isEmpty());
   }
 }
