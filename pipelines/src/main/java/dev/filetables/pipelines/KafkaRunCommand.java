@@ -4,6 +4,9 @@ import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.kafka.KafkaTableSource;
+import dev.filetables.transforms.source.DeadLetterTable;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +58,8 @@ final class KafkaRunCommand {
         .apply("MatchSinkColumns", columns)
         .apply("WriteSink", FileTableIO.write(sink));
 
+    source.deadLetterPath().ifPresent(root -> writeDeadLetterDdl(source, root, context));
+
     Path sinkRoot = sink.options().rootPath().toAbsolutePath().normalize();
     context.note(
         "streaming Kafka topic " + String.join(";", source.topics()) + " at " + source.bootstrapServers()
@@ -71,5 +76,18 @@ final class KafkaRunCommand {
     PipelineResult.State state = result.waitUntilFinish();
     context.out().println("the Kafka job ended: " + state);
     return state == PipelineResult.State.DONE ? 0 : CliException.FAILURE;
+  }
+
+  /** A streaming run never ends on its own: the dead-letter table's DDL is written before it starts. */
+  private static void writeDeadLetterDdl(KafkaTableSpec source, Path root, CliContext context) {
+    Path ddl = root.resolve(BadDataSummary.DDL_FILE);
+    try {
+      Files.createDirectories(root);
+      Files.writeString(ddl, DeadLetterTable.ddlOf(DeadLetterTable.forSource(source.name(), root)));
+      context.note("bad records of " + source.name() + " go to the dead-letter table " + root
+          + "; query it with: bin/filetables query " + ddl);
+    } catch (IOException e) {
+      context.note("could not write " + ddl + ": " + e.getMessage());
+    }
   }
 }

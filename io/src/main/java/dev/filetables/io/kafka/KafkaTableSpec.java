@@ -2,8 +2,10 @@ package dev.filetables.io.kafka;
 
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
+import dev.filetables.io.table.BadRecordPolicy;
 import dev.filetables.io.table.WatermarkSpec;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,6 +36,8 @@ public final class KafkaTableSpec implements Serializable {
   private final TreeMap<String, String> formatOptions;
   private final @Nullable WatermarkSpec watermark;
   private final @Nullable Duration idleTimeout;
+  private final BadRecordPolicy badRecordPolicy;
+  private final @Nullable String deadLetterPath;
 
   KafkaTableSpec(
       String name,
@@ -44,7 +48,9 @@ public final class KafkaTableSpec implements Serializable {
       String formatName,
       Map<String, String> formatOptions,
       @Nullable WatermarkSpec watermark,
-      @Nullable Duration idleTimeout) {
+      @Nullable Duration idleTimeout,
+      BadRecordPolicy badRecordPolicy,
+      @Nullable Path deadLetterPath) {
     this.name = name;
     this.schema = schema;
     this.topics = new ArrayList<>(topics);
@@ -54,6 +60,8 @@ public final class KafkaTableSpec implements Serializable {
     this.formatOptions = new TreeMap<>(formatOptions);
     this.watermark = watermark;
     this.idleTimeout = idleTimeout;
+    this.badRecordPolicy = badRecordPolicy;
+    this.deadLetterPath = deadLetterPath == null ? null : deadLetterPath.toString();
   }
 
   public String name() {
@@ -97,6 +105,30 @@ public final class KafkaTableSpec implements Serializable {
   /** The record value format, with the table's {@code <format>.*} options. */
   public FileFormat format() {
     return FileFormats.forName(formatName, formatOptions);
+  }
+
+  /**
+   * The record value format for decoding with {@link #badRecordPolicy()} applied by the source:
+   * without {@code ignore-parse-errors}, so that every bad value reaches the policy (which logs and
+   * dead-letters it with topic, partition and offset) instead of vanishing inside the decoder.
+   */
+  public FileFormat strictFormat() {
+    TreeMap<String, String> strict = new TreeMap<>(formatOptions);
+    strict.remove(FileFormats.IGNORE_PARSE_ERRORS);
+    return FileFormats.forName(formatName, strict);
+  }
+
+  /**
+   * {@code source.bad-records}: what a record value that does not decode does ({@code fail} by
+   * default; {@code <format>.ignore-parse-errors = true} means {@code skip}).
+   */
+  public BadRecordPolicy badRecordPolicy() {
+    return badRecordPolicy;
+  }
+
+  /** {@code source.bad-records.dead-letter.path}: the dead-letter table's root (policy dead-letter). */
+  public Optional<Path> deadLetterPath() {
+    return Optional.ofNullable(deadLetterPath).map(Path::of);
   }
 
   public Optional<WatermarkSpec> watermark() {

@@ -1,6 +1,7 @@
 package dev.filetables.io.kafka;
 
 import dev.filetables.io.format.FileFormats;
+import dev.filetables.io.table.BadRecordPolicy;
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.DdlStatement;
@@ -9,6 +10,8 @@ import dev.filetables.io.table.Durations;
 import dev.filetables.io.table.KeySuggestions;
 import dev.filetables.io.table.OptionMessages;
 import dev.filetables.io.table.TableDefinitionException;
+import java.net.URI;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,12 +49,15 @@ public final class KafkaTables {
   public static final String STARTUP_MODE = "scan.startup.mode";
   public static final String FORMAT = "format";
   public static final String IDLE_TIMEOUT = "scan.watermark.idle-timeout";
+  /** The file sources' dirty-data option: fail, skip or dead-letter (see {@link BadRecordPolicy}). */
+  public static final String BAD_RECORDS = "source.bad-records";
+  public static final String DEAD_LETTER_PATH = "source.bad-records.dead-letter.path";
 
   /** Row formats a record value can have. */
   public static final List<String> FORMATS = List.of("json", "csv");
 
   static final List<String> KEYS =
-      List.of(CONNECTOR, TOPIC, BOOTSTRAP_SERVERS, GROUP_ID, STARTUP_MODE, FORMAT, IDLE_TIMEOUT);
+      List.of(CONNECTOR, TOPIC, BOOTSTRAP_SERVERS, GROUP_ID, STARTUP_MODE, FORMAT, IDLE_TIMEOUT, BAD_RECORDS, DEAD_LETTER_PATH);
 
   /** Consumer settings the source owns: a table that sets them would break offsets or decoding. */
   private static final List<String> OWNED_PROPERTIES =
@@ -198,6 +204,9 @@ public final class KafkaTables {
           "'" + IDLE_TIMEOUT + "' needs a WATERMARK clause: without one the table has no event time");
     }
 
+    BadRecordPolicy policy = badRecordPolicy(statement, format, formatOptions);
+    Path deadLetters = deadLetterPath(statement, policy);
+
     Schema.Builder schema = Schema.builder();
     for (Column column : statement.columns()) {
       schema.addField(column.name(), column.type());
@@ -214,7 +223,59 @@ public final class KafkaTables {
       }
     });
     return new KafkaTableSpec(
-        statement.name(), built, topics, consumer, mode, format, formatOptions, statement.watermark().orElse(null), idle);
+        statement.name(), built, topics, consumer, mode, format, formatOptions, statement.watermark().orElse(null), idle,
+        policy, deadLetters);
+  }
+
+  /** {@code source.bad-records}, as for file tables; {@code <format>.ignore-parse-errors = true} means skip. */
+  private static BadRecordPolicy badRecordPolicy(DdlStatement statement, String format, Map<String, String> formatOptions) {
+    String ignore = formatOptions.get(FileFormats.IGNORE_PARSE_ERRORS);
+    boolean formatSkips = ignore != null && ignore.trim().equalsIgnoreCase("true");
+    String value = statement.options().get(BAD_RECORDS);
+    if (value == null) {
+      return formatSkips ? BadRecordPolicy.SKIP : BadRecordPolicy.FAIL;
+    }
+    BadRecordPolicy policy = BadRecordPolicy.parse(value)
+        .orElseThrow(() -> statement.errorAt(
+            statement.optionLocation(BAD_RECORDS),
+            OptionMessages.invalidValue(BAD_RECORDS, value, "expected one of " + String.join(", ", BadRecordPolicy.optionValues()))));
+    if (formatSkips && policy != BadRecordPolicy.SKIP) {
+      throw statement.errorAt(
+          statement.optionLocation(BAD_RECORDS),
+          "Option '" + BAD_RECORDS + "' = '" + value + "' contradicts '" + format + "." + FileFormats.IGNORE_PARSE_ERRORS
+              + "' = 'true' (which means skip); remove one of them");
+    }
+    return policy;
+  }
+
+  private static Path deadLetterPath(DdlStatement statement, BadRecordPolicy policy) {
+    String value = statement.options().get(DEAD_LETTER_PATH);
+    if (policy == BadRecordPolicy.DEAD_LETTER && value == null) {
+      throw statement.errorAt(
+          statement.optionLocation(BAD_RECORDS),
+          "Option '" + BAD_RECORDS + "' = 'dead-letter' requires option '" + DEAD_LETTER_PATH
+              + "': the root directory of the dead-letter table");
+    }
+    if (value == null) {
+      return null;
+    }
+    if (policy != BadRecordPolicy.DEAD_LETTER) {
+      throw statement.errorAt(
+          statement.optionLocation(DEAD_LETTER_PATH),
+          "Option '" + DEAD_LETTER_PATH + "' is set but '" + BAD_RECORDS + "' is '" + policy.optionValue()
+              + "'; set '" + BAD_RECORDS + "' = 'dead-letter' to write bad records there, or remove the path");
+    }
+    try {
+      Path path = value.startsWith("file:") ? Path.of(URI.create(value)) : Path.of(value);
+      if (value.isBlank()) {
+        throw new InvalidPathException(value, "empty");
+      }
+      return path.toAbsolutePath().normalize();
+    } catch (IllegalArgumentException e) { // InvalidPathException too
+      throw statement.errorAt(
+          statement.optionLocation(DEAD_LETTER_PATH),
+          OptionMessages.invalidValue(DEAD_LETTER_PATH, value, "a local directory path or file: URI (" + e.getMessage() + ")"));
+    }
   }
 
   private static String required(DdlStatement statement, String key, String what) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.format.BadRecordException;
 import dev.filetables.io.format.RecordDecoder;
+import dev.filetables.io.table.BadRecordPolicy;
 import dev.filetables.io.table.TableDefinitionException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -148,5 +149,33 @@ class KafkaTablesTest {
     TableDefinitionException e =
         assertThrows(TableDefinitionException.class, () -> KafkaTables.parse(ddl(options)));
     assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+
+  @Test
+  void badRecordsFollowTheFileSourcesOption() {
+    assertEquals(BadRecordPolicy.FAIL, KafkaTables.parse(ddl(BASE)).badRecordPolicy());
+    String withSkip = BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'skip'\n");
+    assertEquals(BadRecordPolicy.SKIP, KafkaTables.parse(ddl(withSkip)).badRecordPolicy());
+    String ignore = BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'json.ignore-parse-errors' = 'true'\n");
+    assertEquals(BadRecordPolicy.SKIP, KafkaTables.parse(ddl(ignore)).badRecordPolicy());
+    KafkaTableSpec dead =
+        KafkaTables.parse(ddl(BASE.replace("'format' = 'json'\n",
+            "'format' = 'json',\n  'source.bad-records' = 'dead-letter',\n  'source.bad-records.dead-letter.path' = '/data/dead'\n")));
+    assertEquals(BadRecordPolicy.DEAD_LETTER, dead.badRecordPolicy());
+    assertEquals(java.nio.file.Path.of("/data/dead"), dead.deadLetterPath().orElseThrow());
+
+    assertTrue(error(BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'drop'\n"))
+        .contains("fail, skip, dead-letter"));
+    assertTrue(error(BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'dead-letter'\n"))
+        .contains("requires option 'source.bad-records.dead-letter.path'"));
+    assertTrue(error(BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records.dead-letter.path' = '/d'\n"))
+        .contains("'source.bad-records' is 'fail'"));
+    assertTrue(error(BASE.replace("'format' = 'json'\n",
+            "'format' = 'json',\n  'json.ignore-parse-errors' = 'true',\n  'source.bad-records' = 'fail'\n"))
+        .contains("contradicts 'json.ignore-parse-errors'"));
+  }
+
+  private static String error(String options) {
+    return assertThrows(TableDefinitionException.class, () -> KafkaTables.parse(ddl(options))).getMessage();
   }
 }

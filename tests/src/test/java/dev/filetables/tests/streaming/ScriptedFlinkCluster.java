@@ -113,12 +113,13 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     command.add("-cp");
     command.add(jar + java.io.File.pathSeparator + flinkClassPath());
     command.add(mainClass);
+    // the job's own arguments first: a command line's command word ("run") must lead
+    command.addAll(args);
     command.add("--preset=flink-cluster");
     command.add("--flinkMaster=127.0.0.1:" + restPort);
     command.add("--filesToStage=" + jar);
     command.add("--attachedMode=false");
     command.add("--jobName=" + jobName);
-    command.addAll(args);
     Path log = workDir.resolve("log").resolve("submit-" + jobName + ".log");
     LOG.info("Submitting {}: {}", jobName, String.join(" ", command));
     long start = System.nanoTime();
@@ -182,13 +183,14 @@ final class ScriptedFlinkCluster implements AutoCloseable {
   }
 
   /**
-   * POST /jobs/:id/stop (stop with a savepoint, no drain), then polls GET
+   * POST /jobs/:id/stop (stop with a savepoint; {@code drain}: the watermark first moves to the end
+   * of time, so event-time work such as partition commits completes), then polls GET
    * /jobs/:id/savepoints/:trigger until the savepoint is complete; returns its location.
    */
-  String stopWithSavepoint(String jobId, Path savepointDir, Duration timeout) throws Exception {
+  String stopWithSavepoint(String jobId, Path savepointDir, boolean drain, Duration timeout) throws Exception {
     String body =
         JSON.writeValueAsString(
-            Map.of("targetDirectory", savepointDir.toUri().toString(), "drain", false, "formatType", "CANONICAL"));
+            Map.of("targetDirectory", savepointDir.toUri().toString(), "drain", drain, "formatType", "CANONICAL"));
     String state = state(jobId);
     if (!"RUNNING".equals(state)) {
       throw new AssertionError("job " + jobId + " is " + state + ", not RUNNING: nothing to stop" + failure(jobId));

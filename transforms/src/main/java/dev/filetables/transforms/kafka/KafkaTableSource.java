@@ -1,10 +1,14 @@
 package dev.filetables.transforms.kafka;
 
 import dev.filetables.io.kafka.KafkaTableSpec;
+import dev.filetables.io.table.BadRecordPolicy;
+import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.source.DeadLetterTable;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
@@ -15,8 +19,10 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptor;
+import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
@@ -42,10 +48,15 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * </ul>
  *
  * <p>Steps (their names are the Flink operator uids, so keep them stable for savepoints): {@code
- * ReadKafka}, {@code KeyByPartition}, {@code DropReplayedOffsets}, {@code DecodeValues}.
+ * ReadKafka}, {@code KeyByPartition}, {@code DropReplayedOffsets}, {@code DecodeValues} (with {@code
+ * source.bad-records} = {@code dead-letter}: {@code DecodeValues/WriteDeadLetters}).
  */
 public final class KafkaTableSource extends PTransform<PBegin, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
+
+  /** Coder of the records between the steps: keys and values may be null (a tombstone is a bad record, not a crash). */
+  static final KafkaRecordCoder<byte[], byte[]> RECORD_CODER =
+      KafkaRecordCoder.of(NullableCoder.of(ByteArrayCoder.of()), NullableCoder.of(ByteArrayCoder.of()));
 
   private final KafkaTableSpec table;
 
@@ -92,10 +103,40 @@ public final class KafkaTableSource extends PTransform<PBegin, PCollection<Row>>
                         TypeDescriptors.strings(), new TypeDescriptor<KafkaRecord<byte[], byte[]>>() {}))
                 .via(r -> KV.of(r.getTopic() + "-" + r.getPartition(), r)))
         .setCoder(
-            KvCoder.of(StringUtf8Coder.of(), KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
+            KvCoder.of(StringUtf8Coder.of(), RECORD_CODER))
         .apply("DropReplayedOffsets", ParDo.of(new DropReplayedOffsetsFn()))
-        .setCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of()))
-        .apply("DecodeValues", ParDo.of(new DecodeRecordFn(table)))
-        .setRowSchema(table.schema());
+        .setCoder(RECORD_CODER)
+        .apply(new DecodeValues(table));
+  }
+
+  /**
+   * {@code DecodeValues}: record values into rows ({@link DecodeRecordFn}); with {@code
+   * source.bad-records} = {@code dead-letter} the bad records go to the table's dead-letter table
+   * ({@code WriteDeadLetters}, a {@code FileTableIO.write}).
+   */
+  static final class DecodeValues extends PTransform<PCollection<KafkaRecord<byte[], byte[]>>, PCollection<Row>> {
+    private static final long serialVersionUID = 1L;
+    private final KafkaTableSpec table;
+
+    DecodeValues(KafkaTableSpec table) {
+      super("DecodeValues");
+      this.table = table;
+    }
+
+    @Override
+    public PCollection<Row> expand(PCollection<KafkaRecord<byte[], byte[]>> records) {
+      PCollectionTuple decoded =
+          records.apply(
+              "Decode",
+              ParDo.of(new DecodeRecordFn(table))
+                  .withOutputTags(DecodeRecordFn.ROWS, TupleTagList.of(DecodeRecordFn.DEAD_LETTERS)));
+      PCollection<Row> deadLetters = decoded.get(DecodeRecordFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
+      if (table.badRecordPolicy() == BadRecordPolicy.DEAD_LETTER) {
+        deadLetters.apply(
+            "WriteDeadLetters",
+            FileTableIO.write(DeadLetterTable.forSource(table.name(), table.deadLetterPath().orElseThrow())));
+      }
+      return decoded.get(DecodeRecordFn.ROWS).setRowSchema(table.schema());
+    }
   }
 }

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
  * first {@link #PER_MINUTE} of each minute, then one line saying how many were not logged. A feed
  * with millions of bad records must not drown the workers' logs; the metrics still count them all.
  */
-final class BadRecordLog {
+public final class BadRecordLog {
   static final int PER_MINUTE = 20;
   private static final Logger LOG = LoggerFactory.getLogger(BadRecordLog.class);
 
@@ -18,7 +18,7 @@ final class BadRecordLog {
 
   private BadRecordLog() {}
 
-  static void warn(String message) {
+  public static void warn(String message) {
     long now = System.currentTimeMillis();
     long notLogged;
     synchronized (BadRecordLog.class) {

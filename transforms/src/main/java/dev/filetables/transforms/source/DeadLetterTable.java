@@ -61,23 +61,29 @@ public final class DeadLetterTable {
     if (options.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
       return Optional.empty();
     }
-    Path root = options.deadLetterPath().orElseThrow();
-    return Optional.of(
-        TableSpec.builder()
-            .setName(source.name() + "_dead_letters")
-            .setSchema(SCHEMA)
-            .setPartitionKeys(List.of("dt"))
-            .setOptions(
-                TableOptions.builder()
-                    .connector("filesystem")
-                    .path(root.toAbsolutePath().normalize())
-                    .format("json")
-                    // on an unbounded read, make dead letters visible within about a minute
-                    .set(TableOptions.ROLLING_ROLLOVER_INTERVAL, "1 min")
-                    .set(TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 min")
-                    .set(TableOptions.ROLLING_CHECK_INTERVAL, "10 s")
-                    .build())
-            .build());
+    return Optional.of(forSource(source.name(), options.deadLetterPath().orElseThrow()));
+  }
+
+  /**
+   * The dead-letter table at {@code root} of the source table named {@code sourceName} (a file
+   * table, or a Kafka table: {@code source_file} is then {@code kafka://<topic>/<partition>}).
+   */
+  public static TableSpec forSource(String sourceName, Path root) {
+    return TableSpec.builder()
+        .setName(sourceName + "_dead_letters")
+        .setSchema(SCHEMA)
+        .setPartitionKeys(List.of("dt"))
+        .setOptions(
+            TableOptions.builder()
+                .connector("filesystem")
+                .path(root.toAbsolutePath().normalize())
+                .format("json")
+                // on an unbounded read, make dead letters visible within about a minute
+                .set(TableOptions.ROLLING_ROLLOVER_INTERVAL, "1 min")
+                .set(TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 min")
+                .set(TableOptions.ROLLING_CHECK_INTERVAL, "10 s")
+                .build())
+        .build();
   }
 
   /** {@code CREATE TABLE} of the dead-letter table of {@code source}, for {@code bin/filetables query}. */
@@ -89,6 +95,11 @@ public final class DeadLetterTable {
                     new IllegalArgumentException(
                         "Table `" + source.name() + "` has no dead-letter table ('source.bad-records' is '"
                             + source.options().badRecordPolicy().optionValue() + "')"));
+    return ddlOf(table);
+  }
+
+  /** {@code CREATE TABLE} of a dead-letter table (from {@link #forSource}). */
+  public static String ddlOf(TableSpec table) {
     return "CREATE TABLE " + table.name() + " (\n"
         + "  source_file   STRING NOT NULL,\n"
         + "  kind          STRING NOT NULL,   -- 'record' or 'file'\n"
@@ -108,8 +119,8 @@ public final class DeadLetterTable {
         + ");\n";
   }
 
-  /** One dead-letter row. */
-  static Row row(
+  /** One dead-letter row ({@code lineNumber}, {@code byteOffset}: negative when unknown). */
+  public static Row row(
       String sourceFile,
       String kind,
       long lineNumber,

@@ -1,13 +1,21 @@
 package dev.filetables.transforms.kafka;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.kafka.KafkaTables;
 import dev.filetables.transforms.JvmCollector;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +36,7 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The steps after KafkaIO: replay dropping, decoding and its errors, and the KafkaIO read settings. */
 class KafkaRecordStepsTest {
@@ -85,8 +94,7 @@ class KafkaRecordStepsTest {
     String collector = JvmCollector.newCollector();
     Pipeline good = Pipeline.create(direct());
     good.apply(Create.of(record(0, 5, "{\"id\": 1, \"name\": \"a\"}")).withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
-        .apply(ParDo.of(new DecodeRecordFn(TABLE)))
-        .setRowSchema(TABLE.schema())
+        .apply(new KafkaTableSource.DecodeValues(TABLE))
         .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
     good.run().waitUntilFinish();
     List<Row> rows = JvmCollector.collected(collector);
@@ -95,13 +103,99 @@ class KafkaRecordStepsTest {
 
     Pipeline bad = Pipeline.create(direct());
     bad.apply(Create.of(record(2, 17, "{\"id\": \"seven\"}")).withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
-        .apply(ParDo.of(new DecodeRecordFn(TABLE)))
-        .setRowSchema(TABLE.schema());
+        .apply(new KafkaTableSource.DecodeValues(TABLE));
     Throwable failure = assertThrows(RuntimeException.class, () -> bad.run().waitUntilFinish());
     String message = rootMessage(failure);
     assertTrue(message.contains("Kafka table `t`: bad record in topic 'orders' partition 2 offset 17"), message);
     assertTrue(message.contains("id"), message);
     assertTrue(message.contains("json.ignore-parse-errors"), message);
+    assertTrue(message.contains("'source.bad-records' = 'skip'"), message);
+  }
+
+  private static KafkaTableSpec table(String badRecordOptions) {
+    return KafkaTables.parse(
+        "CREATE TABLE t (id BIGINT NOT NULL, name STRING) WITH ('connector' = 'kafka', 'topic' = 'orders',"
+            + " 'properties.bootstrap.servers' = 'localhost:9092', 'properties.group.id' = 'g',"
+            + " 'format' = 'json', " + badRecordOptions + ")");
+  }
+
+  /** Good, unparsable, wrong-typed, non-UTF-8 and tombstone records of topic orders. */
+  private static List<KafkaRecord<byte[], byte[]>> dirtyRecords() {
+    KafkaRecord<byte[], byte[]> notUtf8 =
+        new KafkaRecord<>(
+            "orders", 1, 9, 0L, KafkaTimestampType.CREATE_TIME, null,
+            KV.of(new byte[0], new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}));
+    return List.of(
+        record(0, 0, "{\"id\": 1, \"name\": \"a\"}"),
+        record(0, 1, "{\"id\": 2"),
+        record(0, 2, "{\"id\": 3, \"name\": \"c\"}"),
+        record(1, 7, "{\"id\": \"seven\"}"),
+        notUtf8,
+        record(2, 4, null));
+  }
+
+  private static List<Long> decodedIds(KafkaTableSpec table) {
+    String collector = JvmCollector.newCollector();
+    Pipeline pipeline = Pipeline.create(direct());
+    pipeline
+        .apply(Create.of(dirtyRecords()).withCoder(KafkaTableSource.RECORD_CODER))
+        .apply(new KafkaTableSource.DecodeValues(table))
+        .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
+    pipeline.run().waitUntilFinish();
+    List<Long> ids = new ArrayList<>();
+    for (Object o : JvmCollector.collected(collector)) {
+      ids.add(((Row) o).getInt64("id"));
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  @Test
+  void skipPolicyDropsBadRecordsAndKeepsTheRest() {
+    assertEquals(List.of(1L, 3L), decodedIds(table("'source.bad-records' = 'skip'")));
+    // Flink's switch means the same
+    assertEquals(List.of(1L, 3L), decodedIds(table("'json.ignore-parse-errors' = 'true'")));
+  }
+
+  @Test
+  void deadLetterPolicyWritesEveryBadRecordWithTopicPartitionOffsetAndRawBytes(@TempDir Path dir) throws Exception {
+    Path deadLetters = dir.resolve("dead");
+    KafkaTableSpec table =
+        table("'source.bad-records' = 'dead-letter', 'source.bad-records.dead-letter.path' = '" + deadLetters + "'");
+    assertEquals(List.of(1L, 3L), decodedIds(table));
+
+    List<JsonNode> rows = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    try (Stream<Path> files = Files.walk(deadLetters)) {
+      for (Path file : (Iterable<Path>) files.filter(p -> p.getFileName().toString().endsWith(".json"))::iterator) {
+        assertTrue(file.getParent().getFileName().toString().startsWith("dt="), file.toString());
+        for (String line : Files.readAllLines(file)) {
+          rows.add(json.readTree(line));
+        }
+      }
+    }
+    rows.sort(java.util.Comparator.comparing(r -> r.get("source_file").asText() + "@" + r.get("byte_offset").asLong()));
+    assertEquals(4, rows.size(), rows.toString());
+    List<String> where = new ArrayList<>();
+    for (JsonNode r : rows) {
+      where.add(r.get("source_file").asText() + "@" + r.get("byte_offset").asLong() + " " + r.get("position").asText());
+      assertEquals("record", r.get("kind").asText());
+      assertFalse(r.get("error_message").asText().isEmpty(), r.toString());
+    }
+    assertEquals(
+        List.of("kafka://orders/0@1 offset 1", "kafka://orders/1@7 offset 7", "kafka://orders/1@9 offset 9",
+            "kafka://orders/2@4 offset 4"),
+        where);
+    assertEquals("{\"id\": 2", rows.get(0).get("raw_text").asText());
+    assertEquals(
+        "{\"id\": 2", new String(Base64.getDecoder().decode(rows.get(0).get("raw_base64").asText()), StandardCharsets.UTF_8));
+    // not UTF-8: no text, the bytes as base64
+    assertTrue(rows.get(2).path("raw_text").isNull() || rows.get(2).path("raw_text").isMissingNode(), rows.get(2).toString());
+    assertArrayEquals(
+        new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, Base64.getDecoder().decode(rows.get(2).get("raw_base64").asText()));
+    // a tombstone has no bytes at all
+    assertTrue(rows.get(3).path("raw_base64").isNull() || rows.get(3).path("raw_base64").isMissingNode(), rows.get(3).toString());
+    assertTrue(rows.get(3).get("error_message").asText().contains("tombstone"), rows.get(3).toString());
   }
 
   @Test

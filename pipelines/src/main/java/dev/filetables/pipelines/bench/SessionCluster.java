@@ -1,0 +1,198 @@
+package dev.filetables.pipelines.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The scripted Flink session cluster ({@code runner-configs/flink-cluster/start.sh}: JobManager and
+ * TaskManager in their own JVMs) on free loopback ports, for benchmarks: start, look jobs up and
+ * cancel them through the REST API, stop. Jobs are submitted with Beam's FlinkRunner against {@link
+ * #master()}, staging {@link #jobJar()}.
+ */
+final class SessionCluster implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path home;
+  private final Path workDir;
+  private final int restPort;
+  private final Map<String, String> env;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  private SessionCluster(Path home, Path workDir, int restPort, Map<String, String> env) {
+    this.home = home;
+    this.workDir = workDir;
+    this.restPort = restPort;
+    this.env = env;
+  }
+
+  /** The project root: {@code filetables.home} (set by bin/filetables) or the working directory. */
+  static Path home() {
+    String home = System.getProperty("filetables.home");
+    Path dir = Path.of(home != null ? home : "").toAbsolutePath();
+    return Files.isDirectory(dir.resolve("runner-configs")) ? dir : dir.getParent();
+  }
+
+  /** The shaded job jar of the pipelines module. */
+  static Path jobJar() throws IOException {
+    Path target = home().resolve("pipelines").resolve("target");
+    if (Files.isDirectory(target)) {
+      try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "filetables-pipelines-bundled-*.jar")) {
+        for (Path jar : jars) {
+          return jar;
+        }
+      }
+    }
+    throw new IOException("no job jar in " + target + ": build it with `mvn -pl pipelines -am package -DskipTests`");
+  }
+
+  static SessionCluster start(Path workDir) throws Exception {
+    int restPort = freePort();
+    int rpcPort = freePort();
+    Map<String, String> env =
+        Map.of(
+            "FLINK_CLUSTER_DIR", workDir.toString(),
+            "FLINK_REST_PORT", Integer.toString(restPort),
+            "FLINK_RPC_PORT", Integer.toString(rpcPort));
+    SessionCluster cluster = new SessionCluster(home(), workDir, restPort, env);
+    try {
+      cluster.script("start.sh");
+    } catch (Exception e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  /** {@code --flinkMaster}. */
+  String master() {
+    return "127.0.0.1:" + restPort;
+  }
+
+  Path workDir() {
+    return workDir;
+  }
+
+  /** The id of the newest job named {@code name}, once the cluster knows it. */
+  Optional<String> jobId(String name) throws Exception {
+    String id = null;
+    long newest = Long.MIN_VALUE;
+    for (JsonNode job : get("/jobs/overview").path("jobs")) {
+      if (name.equals(job.path("name").asText()) && job.path("start-time").asLong() > newest) {
+        newest = job.path("start-time").asLong();
+        id = job.path("jid").asText();
+      }
+    }
+    return Optional.ofNullable(id);
+  }
+
+  /** Waits until the job named {@code name} exists and all its tasks run; returns its id. */
+  String awaitRunning(String name, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      Optional<String> id = jobId(name);
+      if (id.isPresent()) {
+        JsonNode job = get("/jobs/" + id.get());
+        String state = job.path("state").asText();
+        if (List.of("FAILED", "CANCELED", "FINISHED").contains(state)) {
+          throw new IllegalStateException("job " + name + " ended " + state + failure(id.get()));
+        }
+        boolean allRunning = job.path("vertices").size() > 0;
+        for (JsonNode vertex : job.path("vertices")) {
+          allRunning &= "RUNNING".equals(vertex.path("status").asText());
+        }
+        if ("RUNNING".equals(state) && allRunning) {
+          return id.get();
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("job " + name + " not running after " + timeout);
+  }
+
+  String state(String jobId) throws Exception {
+    return get("/jobs/" + jobId).path("state").asText();
+  }
+
+  long completedCheckpoints(String jobId) throws Exception {
+    return get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+  }
+
+  String failure(String jobId) {
+    try {
+      String root = get("/jobs/" + jobId + "/exceptions").path("root-exception").asText("");
+      return root.isEmpty() ? "" : ": " + root;
+    } catch (Exception e) {
+      return "";
+    }
+  }
+
+  /** PATCH /jobs/:id?mode=cancel, then waits until the job has ended. */
+  void cancel(String jobId) throws Exception {
+    send(HttpRequest.newBuilder(uri("/jobs/" + jobId + "?mode=cancel")).method("PATCH", HttpRequest.BodyPublishers.noBody()));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline && !List.of("CANCELED", "FAILED", "FINISHED").contains(state(jobId))) {
+      Thread.sleep(200);
+    }
+  }
+
+  private JsonNode get(String path) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  private JsonNode send(HttpRequest.Builder request) throws Exception {
+    HttpResponse<String> response =
+        http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() / 100 != 2) {
+      throw new IOException("Flink REST " + response.request().uri() + " answered " + response.statusCode() + ": " + response.body());
+    }
+    return response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://" + master() + path);
+  }
+
+  private void script(String name) throws Exception {
+    Files.createDirectories(workDir);
+    Path log = workDir.resolve(name + ".out");
+    ProcessBuilder builder =
+        new ProcessBuilder("bash", home().resolve("runner-configs/flink-cluster").resolve(name).toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    if (!process.waitFor(5, TimeUnit.MINUTES)) {
+      process.destroyForcibly();
+      throw new IOException(name + " still running after 5 min; see " + log);
+    }
+    if (process.exitValue() != 0) {
+      throw new IOException(name + " failed (exit " + process.exitValue() + "):\n" + Files.readString(log, StandardCharsets.UTF_8));
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    script("stop.sh");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
