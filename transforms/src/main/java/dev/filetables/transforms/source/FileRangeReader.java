@@ -158,6 +158,7 @@ public final class FileRangeReader implements Serializable {
   public Result read(FileRange range, Consumer<Row> rows, Consumer<Row> deadLetters) throws IOException {
     try (Cursor cursor = open(range)) {
       for (Step step = cursor.next(); step != null; step = cursor.next()) {
+        step.taken();
         if (step.row() != null) {
           rows.accept(step.row());
         } else if (step.deadLetter() != null) {
@@ -185,10 +186,24 @@ public final class FileRangeReader implements Serializable {
   public static final class Step {
     private final @Nullable Row row;
     private final @Nullable Row deadLetter;
+    private @Nullable Runnable report;
 
-    private Step(@Nullable Row row, @Nullable Row deadLetter) {
+    private Step(@Nullable Row row, @Nullable Row deadLetter, @Nullable Runnable report) {
       this.row = row;
       this.deadLetter = deadLetter;
+      this.report = report;
+    }
+
+    /**
+     * Counts (metrics) and logs this step's bad data, once: call it when the step is taken for good
+     * (the watched source: after its claim), so a step taken again after a restore is counted once.
+     */
+    public void taken() {
+      Runnable r = report;
+      report = null;
+      if (r != null) {
+        r.run();
+      }
     }
 
     /** The row, or null for bad data. */
@@ -202,12 +217,11 @@ public final class FileRangeReader implements Serializable {
     }
   }
 
-  private static final Step BAD_DATA_NO_LETTER = new Step(null, null);
-
   /**
    * The records of one range, one {@link Step} at a time. The sequence of steps depends only on the
    * file's bytes, so a reader resuming after {@code n} steps may {@link #skip} them: skipped steps
-   * are neither counted, logged nor dead-lettered again (they were, when first read).
+   * are neither counted, logged nor dead-lettered again (they were, when first taken). Counting and
+   * logging of a step's bad data wait for {@link Step#taken}.
    */
   public final class Cursor implements AutoCloseable {
     private final FileRange range;
@@ -222,6 +236,7 @@ public final class FileRangeReader implements Serializable {
     /** The range ended in a bad file reported here (the range at byte 0 reports a bad footer). */
     private boolean badFileReported;
     private final List<Row> letters = new ArrayList<>(1);
+    private final List<Runnable> reports = new ArrayList<>(1);
 
     private Cursor(FileRange range) {
       this.range = range;
@@ -261,6 +276,7 @@ public final class FileRangeReader implements Serializable {
         return null;
       }
       letters.clear();
+      reports.clear();
       if (!started) {
         started = true;
         if (!start()) {
@@ -278,7 +294,7 @@ public final class FileRangeReader implements Serializable {
           reportBadFile(e.byteOffset(), reader.position(), e);
           return endWith();
         }
-        badRecord(range, reader, e, result, this::letter, replaying);
+        badRecord(range, reader, e, result, this::letter, this::report);
         return badData();
       } catch (IOException | RuntimeException e) {
         reportBadFile(reader.byteOffset(), reader.position(), e);
@@ -288,7 +304,7 @@ public final class FileRangeReader implements Serializable {
         return endWith();
       }
       result.rows++;
-      return new Step(assembler.assemble(row, constants), null);
+      return new Step(assembler.assemble(row, constants), null, null);
     }
 
     /** Opens the file and its reader; false when there is nothing to read (bad, vanished). */
@@ -344,8 +360,14 @@ public final class FileRangeReader implements Serializable {
     }
 
     private void reportBadFile(long byteOffset, String position, Throwable e) throws BadRecordException {
-      badFile(range, byteOffset, position, e, result, this::letter, replaying);
+      badFile(range, byteOffset, position, e, result, this::letter, this::report);
       badFileReported = true;
+    }
+
+    private void report(Runnable report) {
+      if (!replaying) {
+        reports.add(report);
+      }
     }
 
     private void letter(Row deadLetter) {
@@ -354,7 +376,8 @@ public final class FileRangeReader implements Serializable {
 
     /** The step of the bad data just reported (with its dead letter, if any). */
     private Step badData() {
-      return letters.isEmpty() ? BAD_DATA_NO_LETTER : new Step(null, letters.get(0));
+      return new Step(
+          null, letters.isEmpty() ? null : letters.get(0), reports.isEmpty() ? null : reports.get(0));
     }
 
     /**
@@ -383,7 +406,7 @@ public final class FileRangeReader implements Serializable {
 
   private void badRecord(
       FileRange range, RowReader reader, BadRecordException e, Result result, Consumer<Row> out,
-      boolean quiet)
+      Consumer<Runnable> report)
       throws BadRecordException {
     String file = range.file().path();
     String where =
@@ -395,12 +418,16 @@ public final class FileRangeReader implements Serializable {
           "Bad record in " + file + " (range " + range.range() + "): " + e.getMessage() + HOW_TO_CONTINUE, e);
     }
     result.badRecords++;
-    if (quiet) {
-      return;
-    }
-    badRecords.inc();
-    BadRecordLog.warn(
-        "Table `" + table.name() + "`: " + verb() + " bad record in " + file + " at " + where + ": " + e.reason());
+    report.accept(
+        () -> {
+          badRecords.inc();
+          BadRecordLog.warn(
+              "Table `" + table.name() + "`: " + verb() + " bad record in " + file + " at " + where + ": "
+                  + e.reason());
+          if (policy == BadRecordPolicy.DEAD_LETTER) {
+            deadLetters.inc();
+          }
+        });
     if (policy == BadRecordPolicy.DEAD_LETTER) {
       byte[] raw = e.raw();
       out.accept(
@@ -415,13 +442,12 @@ public final class FileRangeReader implements Serializable {
               errorClass(e),
               e.reason(),
               Instant.now()));
-      deadLetters.inc();
     }
   }
 
   private void badFile(
       FileRange range, long byteOffset, String position, Throwable e, Result result, Consumer<Row> out,
-      boolean quiet)
+      Consumer<Runnable> report)
       throws BadRecordException {
     result.badFile = true;
     String file = range.file().path();
@@ -437,13 +463,16 @@ public final class FileRangeReader implements Serializable {
               + kept + HOW_TO_CONTINUE,
           e);
     }
-    if (quiet) {
-      return;
-    }
-    badFiles.inc();
-    BadRecordLog.warn(
-        "Table `" + table.name() + "`: " + verb() + " unreadable data of " + file + " from " + position
-            + " to the end of range " + range.range() + ": " + reason + kept);
+    report.accept(
+        () -> {
+          badFiles.inc();
+          BadRecordLog.warn(
+              "Table `" + table.name() + "`: " + verb() + " unreadable data of " + file + " from " + position
+                  + " to the end of range " + range.range() + ": " + reason + kept);
+          if (policy == BadRecordPolicy.DEAD_LETTER) {
+            deadLetters.inc();
+          }
+        });
     if (policy == BadRecordPolicy.DEAD_LETTER) {
       out.accept(
           DeadLetterTable.row(
@@ -457,7 +486,6 @@ public final class FileRangeReader implements Serializable {
               errorClass(e),
               reason + kept,
               Instant.now()));
-      deadLetters.inc();
     }
   }
 

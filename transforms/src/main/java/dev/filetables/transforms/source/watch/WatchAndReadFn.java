@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * <p>Ranges are read through {@link FileRangeReader}, so the table's {@code source.bad-records}
  * policy applies as in the bounded read. A bad record is a step of its range like a row: it is
  * claimed (counted in the range's {@code rowsDone}) before it is counted, logged or dead-lettered,
+ * also when the claim is refused and another instance reads the step again after the resume,
  * and a resume steps over it silently, so no dead letter is emitted twice either.
  *
  * <p>One call works until the runner checkpoints it or until nothing is pending and the next poll
@@ -267,6 +268,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
           return false;
         }
         open.done++;
+        step.taken();
         // not inside the reader's error handling: a failure downstream is not a read failure
         if (row != null) {
           long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
