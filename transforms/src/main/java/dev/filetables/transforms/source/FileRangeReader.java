@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
@@ -154,86 +156,257 @@ public final class FileRangeReader implements Serializable {
    * @throws IOException only for failures of the receivers
    */
   public Result read(FileRange range, Consumer<Row> rows, Consumer<Row> deadLetters) throws IOException {
-    init();
-    Result result = new Result();
-    DataFile file = range.file();
-    Object[] constants;
-    try {
-      constants = assembler.constantsFor(file);
-    } catch (IllegalArgumentException e) {
-      // a partition directory value that does not parse as its column (e.g. hour=abc): the whole
-      // file is unusable; reported once, from the range at byte 0
-      if (range.range().start() == 0) {
-        badFile(range, 0, "its partition directory", e, result, deadLetters);
-      } else {
-        result.badFile = true;
-      }
-      return result;
-    }
-    SeekableByteChannel channel;
-    try {
-      channel = Files.newByteChannel(Path.of(file.path()));
-    } catch (NoSuchFileException e) {
-      vanishedFiles.inc();
-      result.vanished = true;
-      LOG.warn(
-          "Table `{}`: {} was deleted after it was listed; not read (metric {}/{})",
-          table.name(), file.path(), NAMESPACE, VANISHED_FILES);
-      return result;
-    } catch (IOException | RuntimeException e) {
-      badFile(range, range.range().start(), "opening the file", e, result, deadLetters);
-      return result;
-    }
-    try (channel) {
-      RowReader reader;
-      try {
-        reader = format.createReader(channel, file.size(), range.range(), assembler.fileSchema());
-      } catch (IOException | RuntimeException e) {
-        if (e instanceof NoSuchFileException) {
-          throw e;
+    try (Cursor cursor = open(range)) {
+      for (Step step = cursor.next(); step != null; step = cursor.next()) {
+        step.taken();
+        if (step.row() != null) {
+          rows.accept(step.row());
+        } else if (step.deadLetter() != null) {
+          deadLetters.accept(step.deadLetter());
         }
-        // The footer/header is the same for every range: report it once, from the first range.
+      }
+      return cursor.result;
+    }
+  }
+
+  /**
+   * Opens {@code range} for reading step by step, for a source that must be able to stop between
+   * records and resume later (the watched source): each {@link Cursor#next} is one record of the
+   * range, a row or a bad record, so "steps done" is a position that survives a restore.
+   */
+  public Cursor open(FileRange range) {
+    init();
+    return new Cursor(range);
+  }
+
+  /**
+   * One record's outcome: a row, a bad record or bad file (with its dead-letter row under the
+   * {@code dead-letter} policy, else none). A bad file is the last step of its range.
+   */
+  public static final class Step {
+    private final @Nullable Row row;
+    private final @Nullable Row deadLetter;
+    private @Nullable Runnable report;
+
+    private Step(@Nullable Row row, @Nullable Row deadLetter, @Nullable Runnable report) {
+      this.row = row;
+      this.deadLetter = deadLetter;
+      this.report = report;
+    }
+
+    /**
+     * Counts (metrics) and logs this step's bad data, once: call it when the step is taken for good
+     * (the watched source: after its claim), so a step taken again after a restore is counted once.
+     */
+    public void taken() {
+      Runnable r = report;
+      report = null;
+      if (r != null) {
+        r.run();
+      }
+    }
+
+    /** The row, or null for bad data. */
+    public @Nullable Row row() {
+      return row;
+    }
+
+    /** The dead-letter row of bad data under the {@code dead-letter} policy; else null. */
+    public @Nullable Row deadLetter() {
+      return deadLetter;
+    }
+  }
+
+  /**
+   * The records of one range, one {@link Step} at a time. The sequence of steps depends only on the
+   * file's bytes, so a reader resuming after {@code n} steps may {@link #skip} them: skipped steps
+   * are neither counted, logged nor dead-lettered again (they were, when first taken). Counting and
+   * logging of a step's bad data wait for {@link Step#taken}.
+   */
+  public final class Cursor implements AutoCloseable {
+    private final FileRange range;
+    private final Result result = new Result();
+    private @Nullable SeekableByteChannel channel;
+    private @Nullable RowReader reader;
+    private Object @Nullable [] constants;
+    private boolean started;
+    private boolean ended;
+    /** While true, bad data is not reported (the steps were taken before a restore). */
+    private boolean replaying;
+    /** The range ended in a bad file reported here (the range at byte 0 reports a bad footer). */
+    private boolean badFileReported;
+    private final List<Row> letters = new ArrayList<>(1);
+    private final List<Runnable> reports = new ArrayList<>(1);
+
+    private Cursor(FileRange range) {
+      this.range = range;
+    }
+
+    /** What this cursor has read so far. */
+    public Result result() {
+      return result;
+    }
+
+    /**
+     * Steps over the first {@code steps} steps without reporting them.
+     *
+     * @return the number of steps skipped: fewer than {@code steps} when the range ended first
+     */
+    public long skip(long steps) throws IOException {
+      replaying = true;
+      try {
+        long done = 0;
+        while (done < steps && next() != null) {
+          done++;
+        }
+        return done;
+      } finally {
+        replaying = false;
+      }
+    }
+
+    /**
+     * The next step, or null at the end of the range (also when the file was deleted since it was
+     * listed: never an error, see the class comment).
+     *
+     * @throws BadRecordException with the {@code fail} policy, for a bad record or file
+     */
+    public @Nullable Step next() throws IOException {
+      if (ended) {
+        return null;
+      }
+      letters.clear();
+      reports.clear();
+      if (!started) {
+        started = true;
+        if (!start()) {
+          return endWith();
+        }
+      }
+      Row row;
+      try {
+        row = reader.next();
+      } catch (NoSuchFileException e) {
+        vanished("while it was read");
+        return endWith();
+      } catch (BadRecordException e) {
+        if (!e.readerCanContinue()) {
+          reportBadFile(e.byteOffset(), reader.position(), e);
+          return endWith();
+        }
+        badRecord(range, reader, e, result, this::letter, this::report);
+        return badData();
+      } catch (IOException | RuntimeException e) {
+        reportBadFile(reader.byteOffset(), reader.position(), e);
+        return endWith();
+      }
+      if (row == null) {
+        return endWith();
+      }
+      result.rows++;
+      return new Step(assembler.assemble(row, constants), null, null);
+    }
+
+    /** Opens the file and its reader; false when there is nothing to read (bad, vanished). */
+    private boolean start() throws IOException {
+      DataFile file = range.file();
+      try {
+        constants = assembler.constantsFor(file);
+      } catch (IllegalArgumentException e) {
+        // a partition directory value that does not parse as its column (e.g. hour=abc): the whole
+        // file is unusable; reported once, from the range at byte 0
         if (range.range().start() == 0) {
-          String unit = format.name().equals("parquet") ? "footer" : format.name().equals("avro") ? "header" : "start";
-          badFile(range, 0, "reading its " + format.name() + " " + unit, e, result, deadLetters);
+          reportBadFile(0, "its partition directory", e);
         } else {
           result.badFile = true;
         }
-        return result;
+        return false;
       }
-      try (reader) {
-        for (; ; ) {
-          Row row;
-          try {
-            row = reader.next();
-          } catch (BadRecordException e) {
-            if (!e.readerCanContinue()) {
-              badFile(range, e.byteOffset(), reader.position(), e, result, deadLetters);
-              return result;
-            }
-            badRecord(range, reader, e, result, deadLetters);
-            continue;
-          } catch (IOException | RuntimeException e) {
-            badFile(range, reader.byteOffset(), reader.position(), e, result, deadLetters);
-            return result;
-          }
-          if (row == null) {
-            return result;
-          }
-          rows.accept(assembler.assemble(row, constants));
-          result.rows++;
+      try {
+        channel = Files.newByteChannel(Path.of(file.path()));
+      } catch (NoSuchFileException e) {
+        vanished("after it was listed; not read");
+        return false;
+      } catch (IOException | RuntimeException e) {
+        reportBadFile(range.range().start(), "opening the file", e);
+        return false;
+      }
+      try {
+        reader = format.createReader(channel, file.size(), range.range(), assembler.fileSchema());
+        return true;
+      } catch (NoSuchFileException e) {
+        vanished("while it was read");
+        return false;
+      } catch (IOException | RuntimeException e) {
+        // The footer/header is the same for every range: report it once, from the first range.
+        if (range.range().start() == 0) {
+          String unit = format.name().equals("parquet") ? "footer" : format.name().equals("avro") ? "header" : "start";
+          reportBadFile(0, "reading its " + format.name() + " " + unit, e);
+        } else {
+          result.badFile = true;
         }
+        return false;
       }
-    } catch (NoSuchFileException e) {
-      vanishedFiles.inc();
+    }
+
+    private void vanished(String when) {
       result.vanished = true;
-      LOG.warn("Table `{}`: {} was deleted while it was read", table.name(), file.path());
-      return result;
+      if (!replaying) {
+        vanishedFiles.inc();
+        LOG.warn(
+            "Table `{}`: {} was deleted {} (metric {}/{})",
+            table.name(), range.file().path(), when, NAMESPACE, VANISHED_FILES);
+      }
+    }
+
+    private void reportBadFile(long byteOffset, String position, Throwable e) throws BadRecordException {
+      badFile(range, byteOffset, position, e, result, this::letter, this::report);
+      badFileReported = true;
+    }
+
+    private void report(Runnable report) {
+      if (!replaying) {
+        reports.add(report);
+      }
+    }
+
+    private void letter(Row deadLetter) {
+      letters.add(deadLetter);
+    }
+
+    /** The step of the bad data just reported (with its dead letter, if any). */
+    private Step badData() {
+      return new Step(
+          null, letters.isEmpty() ? null : letters.get(0), reports.isEmpty() ? null : reports.get(0));
+    }
+
+    /**
+     * Ends the range: its last step is the bad file reported here, if any (a bad file that another
+     * range reports is not a step of this one).
+     */
+    private @Nullable Step endWith() {
+      ended = true;
+      close();
+      return badFileReported ? badData() : null;
+    }
+
+    @Override
+    public void close() {
+      try (SeekableByteChannel c = channel;
+          RowReader r = reader) {
+        // closes both
+      } catch (IOException e) {
+        LOG.debug("Closing {} failed", range.file().path(), e);
+      } finally {
+        channel = null;
+        reader = null;
+      }
     }
   }
 
   private void badRecord(
-      FileRange range, RowReader reader, BadRecordException e, Result result, Consumer<Row> out)
+      FileRange range, RowReader reader, BadRecordException e, Result result, Consumer<Row> out,
+      Consumer<Runnable> report)
       throws BadRecordException {
     String file = range.file().path();
     String where =
@@ -245,9 +418,16 @@ public final class FileRangeReader implements Serializable {
           "Bad record in " + file + " (range " + range.range() + "): " + e.getMessage() + HOW_TO_CONTINUE, e);
     }
     result.badRecords++;
-    badRecords.inc();
-    BadRecordLog.warn(
-        "Table `" + table.name() + "`: " + verb() + " bad record in " + file + " at " + where + ": " + e.reason());
+    report.accept(
+        () -> {
+          badRecords.inc();
+          BadRecordLog.warn(
+              "Table `" + table.name() + "`: " + verb() + " bad record in " + file + " at " + where + ": "
+                  + e.reason());
+          if (policy == BadRecordPolicy.DEAD_LETTER) {
+            deadLetters.inc();
+          }
+        });
     if (policy == BadRecordPolicy.DEAD_LETTER) {
       byte[] raw = e.raw();
       out.accept(
@@ -262,12 +442,12 @@ public final class FileRangeReader implements Serializable {
               errorClass(e),
               e.reason(),
               Instant.now()));
-      deadLetters.inc();
     }
   }
 
   private void badFile(
-      FileRange range, long byteOffset, String position, Throwable e, Result result, Consumer<Row> out)
+      FileRange range, long byteOffset, String position, Throwable e, Result result, Consumer<Row> out,
+      Consumer<Runnable> report)
       throws BadRecordException {
     result.badFile = true;
     String file = range.file().path();
@@ -283,10 +463,16 @@ public final class FileRangeReader implements Serializable {
               + kept + HOW_TO_CONTINUE,
           e);
     }
-    badFiles.inc();
-    BadRecordLog.warn(
-        "Table `" + table.name() + "`: " + verb() + " unreadable data of " + file + " from " + position
-            + " to the end of range " + range.range() + ": " + reason + kept);
+    report.accept(
+        () -> {
+          badFiles.inc();
+          BadRecordLog.warn(
+              "Table `" + table.name() + "`: " + verb() + " unreadable data of " + file + " from " + position
+                  + " to the end of range " + range.range() + ": " + reason + kept);
+          if (policy == BadRecordPolicy.DEAD_LETTER) {
+            deadLetters.inc();
+          }
+        });
     if (policy == BadRecordPolicy.DEAD_LETTER) {
       out.accept(
           DeadLetterTable.row(
@@ -300,7 +486,6 @@ public final class FileRangeReader implements Serializable {
               errorClass(e),
               reason + kept,
               Instant.now()));
-      deadLetters.inc();
     }
   }
 

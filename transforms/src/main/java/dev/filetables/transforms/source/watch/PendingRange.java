@@ -13,6 +13,10 @@ final class PendingRange {
   /** The file's time: its partition time when a time extractor is configured, else its mtime. */
   final long fileTimeMillis;
 
+  /**
+   * Records of the range already taken: rows emitted and bad records reported (skipped or
+   * dead-lettered); a resume steps over this many. Without bad records, the rows emitted.
+   */
   long rowsDone;
 
   PendingRange(DataFile file, ByteRange range, long fileTimeMillis, long rowsDone) {

@@ -1,15 +1,9 @@
 package dev.filetables.transforms.source.watch;
 
-import dev.filetables.io.files.DataFile;
-import dev.filetables.io.format.BadRecordException;
-import dev.filetables.io.format.FileFormat;
-import dev.filetables.io.format.FileFormats;
-import dev.filetables.io.format.RowReader;
-import dev.filetables.transforms.source.RowAssembler;
+import dev.filetables.transforms.source.DeadLetterTable;
+import dev.filetables.transforms.source.FileRange;
+import dev.filetables.transforms.source.FileRangeReader;
 import java.io.IOException;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
@@ -23,6 +17,7 @@ import org.apache.beam.sdk.transforms.splittabledofn.RestrictionTracker;
 import org.apache.beam.sdk.transforms.splittabledofn.WatermarkEstimators;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.slf4j.Logger;
@@ -38,6 +33,12 @@ import org.slf4j.LoggerFactory;
  * pending ranges with rows already emitted, watermark inputs — and every emitted row is claimed in
  * it, so a runner checkpoint is exactly "emitted so far" and a restore continues after the last
  * emitted row: no file read twice, none skipped, including a checkpoint in the middle of a file.
+ *
+ * <p>Ranges are read through {@link FileRangeReader}, so the table's {@code source.bad-records}
+ * policy applies as in the bounded read. A bad record is a step of its range like a row: it is
+ * claimed (counted in the range's {@code rowsDone}) before it is counted, logged or dead-lettered,
+ * also when the claim is refused and another instance reads the step again after the resume,
+ * and a resume steps over it silently, so no dead letter is emitted twice either.
  *
  * <p>One call works until the runner checkpoints it or until nothing is pending and the next poll
  * is not due; then it resumes after the remaining interval.
@@ -56,20 +57,24 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   private final Counter rowsRead = Metrics.counter(WatchAndReadFn.class, "rows-read");
   private final Distribution listingMillis = Metrics.distribution(WatchAndReadFn.class, "listing-millis");
 
+  /** Rows of the table schema. */
+  static final TupleTag<Row> ROWS = new TupleTag<Row>("rows") {};
+  /** {@link DeadLetterTable} rows (policy {@code dead-letter} only). */
+  static final TupleTag<Row> DEAD_LETTERS = new TupleTag<Row>("deadLetters") {};
+
+  private final FileRangeReader reader;
+
   private transient DirectoryPoller poller;
-  private transient FileFormat format;
-  private transient RowAssembler assembler;
 
   WatchAndReadFn(WatchSettings settings) {
     this.settings = settings;
     this.eventTimes = new EventTimes(settings.table());
+    this.reader = new FileRangeReader(settings.table());
   }
 
   @Setup
   public void setup() {
     poller = new DirectoryPoller(settings);
-    format = FileFormats.of(settings.table().options());
-    assembler = new RowAssembler(settings.table());
   }
 
   @GetInitialRestriction
@@ -124,7 +129,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   public ProcessContinuation processElement(
       RestrictionTracker<WatchRestriction, WatchClaim> tracker,
       ManualWatermarkEstimator<Instant> watermark,
-      OutputReceiver<Row> out)
+      MultiOutputReceiver out)
       throws IOException {
     while (true) {
       WatchRestriction restriction = tracker.currentRestriction();
@@ -159,7 +164,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
         advance(watermark, tracker.currentRestriction(), now);
         continue;
       }
-      if (!readRange(head, tracker, out)) {
+      if (!readRange(head, tracker, watermark, out)) {
         return ProcessContinuation.stop();
       }
       if (!tracker.tryClaim(WatchClaim.rangeDone())) {
@@ -170,29 +175,22 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   }
 
   /**
-   * A range reader left open when a checkpoint interrupted it: the runner usually resumes the shard
-   * on this same instance right away, and reopening would re-parse every row already emitted.
+   * A range cursor left open when a checkpoint interrupted it: the runner usually resumes the shard
+   * on this same instance right away, and reopening would re-parse every record already emitted.
    */
   private static final class OpenRange {
-    final SeekableByteChannel channel;
-    final RowReader reader;
-    /** Rows taken from the reader and emitted (claimed). */
-    long emitted;
-    /** A row read but not claimed (the claim was refused by the checkpoint), emitted next. */
-    Row unclaimed;
+    final FileRangeReader.Cursor cursor;
+    /** Steps (rows and bad records) taken from the cursor and claimed. */
+    long done;
+    /** A step read but not claimed (the claim was refused by the checkpoint), emitted next. */
+    FileRangeReader.Step unclaimed;
 
-    OpenRange(SeekableByteChannel channel, RowReader reader) {
-      this.channel = channel;
-      this.reader = reader;
+    OpenRange(FileRangeReader.Cursor cursor) {
+      this.cursor = cursor;
     }
 
     void close() {
-      try (SeekableByteChannel c = channel;
-          RowReader r = reader) {
-        // closes both
-      } catch (IOException e) {
-        LOG.debug("Closing a range reader failed", e);
-      }
+      cursor.close();
     }
   }
 
@@ -210,64 +208,58 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
     return head.file.path() + "@" + head.range;
   }
 
-  /** The open reader of {@code head}, positioned after its emitted rows. */
+  /**
+   * The open cursor of {@code head}, positioned after its claimed steps. Replayed steps report
+   * nothing: their rows were emitted and their bad records counted and dead-lettered before.
+   */
   private OpenRange open(PendingRange head) throws IOException {
     if (openRanges == null) {
       openRanges = new LinkedHashMap<>();
     }
     OpenRange open = openRanges.remove(key(head));
-    if (open != null && open.emitted == head.rowsDone) {
+    if (open != null && open.done == head.rowsDone) {
       return open;
     }
     if (open != null) {
       open.close(); // another position (a restore or a retry): read again from the start
     }
-    DataFile file = head.file;
-    SeekableByteChannel channel = null;
-    try {
-      channel = Files.newByteChannel(Path.of(file.path()));
-      open = new OpenRange(channel, format.createReader(channel, file.size(), head.range, assembler.fileSchema()));
-    } catch (IOException | RuntimeException e) {
-      if (channel != null) {
-        channel.close();
-      }
-      throw cannotRead(head, e);
+    open = new OpenRange(reader.open(FileRange.of(head.file, head.range)));
+    long skipped = open.cursor.skip(head.rowsDone);
+    if (skipped < head.rowsDone) {
+      open.close();
+      throw new IOException(
+          head.file.path() + " range " + head.range + " has fewer than the " + head.rowsDone
+              + " records already emitted from it: the file changed after it was listed");
     }
-    for (long i = 0; i < head.rowsDone; i++) {
-      if (next(open.reader, head) == null) {
-        open.close();
-        throw new IOException(
-            file.path() + " range " + head.range + " has fewer than the " + head.rowsDone
-                + " rows already emitted from it: the file changed after it was listed");
-      }
-      open.emitted++;
-    }
+    open.done = skipped;
     return open;
   }
 
   /**
-   * Reads the rest of {@code head}, each row claimed before it is emitted; false when a claim was
-   * refused (checkpoint: the residual resumes after the last claimed row, and the reader stays open
-   * for that).
+   * Reads the rest of {@code head}, each step (row or bad record) claimed before it is emitted;
+   * false when a claim was refused (checkpoint: the residual resumes after the last claimed step,
+   * and the cursor stays open for that).
    */
   private boolean readRange(
-      PendingRange head, RestrictionTracker<WatchRestriction, WatchClaim> tracker, OutputReceiver<Row> out)
+      PendingRange head,
+      RestrictionTracker<WatchRestriction, WatchClaim> tracker,
+      ManualWatermarkEstimator<Instant> watermark,
+      MultiOutputReceiver out)
       throws IOException {
-    Object[] constants = assembler.constantsFor(head.file);
     OpenRange open = open(head);
     boolean done = false;
     try {
       while (true) {
-        Row fileRow = open.unclaimed != null ? open.unclaimed : next(open.reader, head);
+        FileRangeReader.Step step = open.unclaimed != null ? open.unclaimed : open.cursor.next();
         open.unclaimed = null;
-        if (fileRow == null) {
+        if (step == null) {
           done = true;
           return true;
         }
-        Row row = assembler.assemble(fileRow, constants);
-        long eventMillis = eventTimes.eventMillis(row);
+        Row row = step.row();
+        long eventMillis = row == null ? WatchRestriction.UNSET : eventTimes.eventMillis(row);
         if (!tracker.tryClaim(WatchClaim.row(eventMillis))) {
-          open.unclaimed = fileRow;
+          open.unclaimed = step;
           if (openRanges.size() >= MAX_OPEN_RANGES) {
             OpenRange oldest = openRanges.remove(openRanges.keySet().iterator().next());
             oldest.close();
@@ -275,11 +267,18 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
           openRanges.put(key(head), open);
           return false;
         }
-        open.emitted++;
-        long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
+        open.done++;
+        step.taken();
         // not inside the reader's error handling: a failure downstream is not a read failure
-        out.outputWithTimestamp(row, new Instant(clamp(timestamp)));
-        rowsRead.inc();
+        if (row != null) {
+          long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
+          out.get(ROWS).outputWithTimestamp(row, new Instant(clamp(timestamp)));
+          rowsRead.inc();
+        } else if (step.deadLetter() != null) {
+          // never behind this shard's watermark, so the dead-letter sink never sees it as late
+          long timestamp = Math.max(head.fileTimeMillis, watermark.currentWatermark().getMillis());
+          out.get(DEAD_LETTERS).outputWithTimestamp(step.deadLetter(), new Instant(clamp(timestamp)));
+        }
       }
     } catch (IOException | RuntimeException e) {
       done = true;
@@ -289,26 +288,6 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
         open.close();
       }
     }
-  }
-
-  /** The next row; a bad record names file and position, other failures name the file. */
-  private static Row next(RowReader reader, PendingRange range) throws IOException {
-    try {
-      return reader.next();
-    } catch (BadRecordException e) {
-      throw new BadRecordException(
-          "Bad record in " + range.file.path() + " at " + reader.position() + " (range "
-              + range.range + "): " + e.getMessage(),
-          e);
-    } catch (IOException | RuntimeException e) {
-      // formats may throw unchecked exceptions (e.g. a corrupt footer) that do not name the file
-      throw cannotRead(range, e);
-    }
-  }
-
-  private static IOException cannotRead(PendingRange range, Exception e) {
-    return new IOException(
-        "Cannot read " + range.file.path() + " range " + range.range + ": " + e.getMessage(), e);
   }
 
   /** Moves the shard's watermark forward to what its restriction allows (never back). */

@@ -3,12 +3,17 @@ package dev.filetables.transforms.source.watch;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.source.DeadLetterTable;
+import java.util.Optional;
 import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * The unbounded read of a table with {@code source.monitor-interval} > 0: watches the table
@@ -24,6 +29,12 @@ import org.apache.beam.sdk.values.Row;
  * is only seen once it has its final name, i.e. after its atomic rename), then reads its new files
  * range by range ({@code FileFormat.split}: byte ranges synced to line starts for CSV/JSON, row
  * groups for Parquet), each row claimed in the restriction before it is emitted.
+ *
+ * <p><b>Dirty data.</b> Ranges are read through {@code FileRangeReader}: {@code source.bad-records}
+ * = {@code fail} fails the job naming file, position and the option; {@code skip} counts and logs;
+ * {@code dead-letter} also writes {@link DeadLetterTable} rows with {@link FileTableIO#write} inside
+ * this transform. Bad records are claimed in the restriction like rows, so a resume neither repeats
+ * nor loses them. A file deleted after it was listed is a warning, whatever the policy.
  *
  * <p><b>Bounded state.</b> A shard remembers a modification-time cursor (the start of its last
  * listing), the files taken in whose modification time lies within {@code source.monitor.lateness}
@@ -88,9 +99,20 @@ public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
 
   @Override
   public PCollection<Row> expand(PBegin input) {
-    return input
-        .apply("Start", Impulse.create())
-        .apply("WatchAndRead", ParDo.of(new WatchAndReadFn(settings)))
-        .setRowSchema(settings.table().schema());
+    TableSpec table = settings.table();
+    PCollectionTuple read =
+        input
+            .apply("Start", Impulse.create())
+            .apply(
+                "WatchAndRead",
+                ParDo.of(new WatchAndReadFn(settings))
+                    .withOutputTags(WatchAndReadFn.ROWS, TupleTagList.of(WatchAndReadFn.DEAD_LETTERS)));
+    PCollection<Row> deadLetters =
+        read.get(WatchAndReadFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
+    Optional<TableSpec> deadLetterTable = DeadLetterTable.of(table);
+    if (deadLetterTable.isPresent()) {
+      deadLetters.apply("WriteDeadLetters", FileTableIO.write(deadLetterTable.get()));
+    }
+    return read.get(WatchAndReadFn.ROWS).setRowSchema(table.schema());
   }
 }

@@ -83,7 +83,7 @@ class WatchedReadDirectTest {
     return target;
   }
 
-  private static Pipeline pipeline() {
+  static Pipeline pipeline() {
     DirectOptions options = PipelineOptionsFactory.as(DirectOptions.class);
     options.setRunner(DirectRunner.class);
     options.setTargetParallelism(2);
@@ -91,7 +91,7 @@ class WatchedReadDirectTest {
     return Pipeline.create(options);
   }
 
-  private static void await(PipelineResult result, BooleanSupplier condition, String what)
+  static void await(PipelineResult result, BooleanSupplier condition, String what)
       throws Exception {
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (!condition.getAsBoolean()) {
