@@ -71,9 +71,10 @@ class SinkWatermarkProgressTest {
     TableSpec table = CommitTables.table(dir, "orders_committed", "1 h");
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2)) {
       FlinkPipelineOptions options = StreamingScenarios.options(cluster, "sink-watermark");
-      // the source's watermark every 100 ms: without it, on a busy machine even the rows' watermark
-      // was seen to move only at the end of the input, which hides what this test is about
+      // the source's watermark every 100 ms and short bundles: without them, on a busy machine even
+      // the rows' watermark was seen to move only at the end of the input, hiding the sink's
       options.setAutoWatermarkInterval(100L);
+      options.setMaxBundleTimeMills(100L);
       Pipeline pipeline = Pipeline.create(options);
       PCollection<Row> rows =
           pipeline
