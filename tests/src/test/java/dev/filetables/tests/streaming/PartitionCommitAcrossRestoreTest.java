@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * Issue 4, point 8: a restart between file visibility and partition commit, at job level on the
  * Flink runner. The input moves hour by hour through six hourly partitions with {@code
  * sink.partition-commit.delay} = 2 h, so when the first job is stopped (at ~58% of the rows) the
- * partition two hours behind the source has visible files but is not due yet (today no partition is
- * due before the end of the input on Flink, see {@link SinkWatermarkProgressTest}). A new job restored
+ * partition two hours behind the source has visible files but is not due yet (earlier ones may
+ * already be committed: the sink's watermark follows the input's, see {@link
+ * SinkWatermarkProgressTest}). A new job restored
  * from the snapshot commits it, and the rest, exactly as their visible files are: from a savepoint
  * every commit runs once (the policy ran once per partition and commit number over both jobs, and
  * not again for what the first job committed); from the retained checkpoint of a cancelled job

@@ -22,10 +22,8 @@ import org.slf4j.LoggerFactory;
  * Issue 4, point 2: on the Flink runner, under six injected task failures, a partition-time commit
  * follows visibility. An unbounded input moves hour by hour through six hourly partitions (event
  * time runs an hour per ~2.7 s), written with {@code sink.partition-commit.delay} = 1 h, so each
- * partition is due once the watermark passes the end of its hour. (Today the sink's output watermark
- * moves only at the end of the input on Flink, see {@link SinkWatermarkProgressTest}, so all
- * partitions become due then; once that is fixed they become due while the job runs, and this test
- * checks the same.) In the end the visible rows are the input exactly once, every partition is
+ * partition is due once the watermark passes the end of its hour, while the job runs (the sink's
+ * output watermark follows the input's on Flink, see {@link SinkWatermarkProgressTest}). In the end the visible rows are the input exactly once, every partition is
  * committed (success file with a manifest of exactly its visible files, and {@link
  * RecordingCommitPolicy}), and every commit the policy recorded saw the partition's final rows and
  * files: no commit ran before all of its rows were visible, also not when the watermark raced ahead

@@ -101,8 +101,11 @@ import org.slf4j.LoggerFactory;
  * Both timers carry the smallest event timestamp of the open file's rows as output timestamp, which
  * holds the output watermark there until the file is emitted; files closed by a timer are emitted
  * at that timestamp, files closed by size at the timestamp of the row that filled them. Closing
- * clears both timers and so releases the hold; idle files close by inactivity, so an idle partition
- * never holds the watermark for longer than inactivity-interval + check-interval.
+ * releases the hold of both timers ({@link TimerHolds}: {@code Timer.clear()} alone keeps it on
+ * Beam 2.62's Flink runner, which held the sink's output watermark at the first file until the end
+ * of the input); idle files close by inactivity, so an idle partition never holds the watermark for
+ * longer than inactivity-interval + check-interval. {@code check} and {@code end} may therefore
+ * fire when no file is open: they do nothing then.
  */
 class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   private static final Logger LOG = LoggerFactory.getLogger(RollingWriterFn.class);
@@ -494,8 +497,10 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       }
     }
     fileState.clear();
-    check.clear();
-    end.clear();
+    // not check.clear()/end.clear(): on Flink these keep the hold (see TimerHolds); the
+    // replacements fire without a file and do nothing
+    TimerHolds.releaseProcessingTime(check);
+    TimerHolds.releaseEventTime(end, new Instant(file.maxTimestamp));
     forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
     return WrittenFile.of(
         file.partitionPath,

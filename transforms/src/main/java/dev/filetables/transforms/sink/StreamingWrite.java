@@ -101,7 +101,8 @@ import org.slf4j.LoggerFactory;
  *
  * While a file is open its timers hold the writer's output watermark at the smallest event
  * timestamp of its rows; the file is emitted at that timestamp (or at the timestamp of the row that
- * filled it) and the hold is released. A downstream partition-time commit therefore cannot pass rows
+ * filled it) and the hold is released ({@link TimerHolds}: {@code Timer.clear()} alone keeps it on
+ * Beam 2.62's Flink runner). A downstream partition-time commit therefore cannot pass rows
  * still in an open file; because the Flink runner may drop holds of stable-input buffers (Beam
  * issue #39991), a commit step should still check which files it has seen, not only the watermark.
  * Idle partitions close by inactivity, so no partition holds the watermark forever.

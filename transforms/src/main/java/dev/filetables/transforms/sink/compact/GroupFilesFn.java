@@ -1,5 +1,6 @@
 package dev.filetables.transforms.sink.compact;
 
+import dev.filetables.transforms.sink.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import java.util.ArrayList;
@@ -35,7 +36,9 @@ import org.joda.time.Instant;
  * carry the smallest timestamp of the pending files as output timestamp, which holds this step's
  * output watermark there: a partition-time commit downstream cannot pass rows still waiting here.
  * A group is emitted at that timestamp (by a timer) or at the timestamp of the file that completed
- * it (by size), and state and timers are cleared, which releases the hold.
+ * it (by size); the state is cleared and the timers are released ({@link TimerHolds}: on Flink
+ * {@code Timer.clear()} alone would keep the hold until the end of the input), so either timer may
+ * fire with nothing pending and then emits nothing.
  */
 final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>> {
   private static final long serialVersionUID = 1L;
@@ -161,12 +164,17 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>
       Timer end) {
     List<WrittenFile> group = new ArrayList<>();
     files.read().forEach(group::add);
+    Instant held = hold.read();
     files.clear();
     bytes.clear();
     hold.clear();
     deadline.clear();
-    delay.clear();
-    end.clear();
+    if (held != null) {
+      // the timers are armed and hold at `held`: not clear() alone, which keeps the hold on Flink
+      // (see TimerHolds); their replacements fire with nothing pending and emit nothing
+      TimerHolds.releaseProcessingTime(delay);
+      TimerHolds.releaseEventTime(end, held);
+    }
     return group;
   }
 }

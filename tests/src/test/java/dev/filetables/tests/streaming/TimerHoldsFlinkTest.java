@@ -1,0 +1,194 @@
+package dev.filetables.tests.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.filetables.pipelines.bench.EmitLog;
+import dev.filetables.pipelines.bench.LocalFlinkCluster;
+import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.bench.OrdersSource;
+import dev.filetables.transforms.sink.TimerHolds;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.io.Read;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.flink.api.common.JobID;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link TimerHolds} on Flink [local] (Beam 2.62): a keyed step holds the watermark with an
+ * event-time timer at the end of the global window and a processing-time timer ten minutes ahead,
+ * both with the first row's timestamp as output timestamp, and every 50 rows of a key "closes":
+ * releases both (or, as Beam's API suggests, clears them) and emits. The watermark after that step
+ * must pass each hour soon after the rows' does. With {@code Timer.clear()} it passes only at the
+ * end of the input: the Flink runner looks the timer up under another id than it filed it under and
+ * deletes nothing, so the cleared end-of-window timer still fires at the end (counted).
+ */
+class TimerHoldsFlinkTest {
+  static final long PER = 1_000;
+  static final Orders ORDERS = Orders.hourByHour(6, PER);
+  static final Map<String, Long> PASSED = new ConcurrentHashMap<>();
+  static final java.util.concurrent.atomic.AtomicLong ENDS = new java.util.concurrent.atomic.AtomicLong();
+  static final java.util.concurrent.atomic.AtomicLong CHECKS = new java.util.concurrent.atomic.AtomicLong();
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"release", "clear"})
+  void watermarkAfterReleasedTimersFollowsTheRows(String mode) throws Exception {
+    PASSED.clear();
+    String logId = UUID.randomUUID().toString();
+    EmitLog.create(logId, false);
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2)) {
+      FlinkPipelineOptions options = StreamingScenarios.options(cluster, "exp");
+      // the source's watermark every 100 ms and short bundles, or on a busy machine even the rows'
+      // watermark may move only at the end of the input
+      options.setAutoWatermarkInterval(100L);
+      options.setMaxBundleTimeMills(100L);
+      Pipeline p = Pipeline.create(options);
+      PCollection<Row> rows =
+          p.apply(Read.from(OrdersSource.of(ORDERS).withTotalRows(6 * PER).withRowsPerSecond(300).withEmitLog(logId)))
+              .setRowSchema(Orders.SCHEMA);
+      PCollection<KV<String, Row>> keyed = rows.apply(WithKeys.of((Row r) -> "dt=" + r.getString("dt") + "/hour=" + r.getString("hour")).withKeyType(TypeDescriptors.strings()))
+          .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()));
+      keyed.apply(ParDo.of(new HoldFn(mode)))
+          .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
+          .apply(ParDo.of(new Passed(logId, "held ")));
+      keyed.apply(org.apache.beam.sdk.transforms.MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs())).via((KV<String, Row> kv) -> KV.of(kv.getKey(), 1L)))
+          .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
+          .apply("rows", ParDo.of(new Passed(logId, "rows ")));
+      JobID job = cluster.submit(p);
+      long deadline = System.nanoTime() + 150_000_000_000L;
+      while (System.nanoTime() < deadline && !cluster.status(job).isGloballyTerminalState()) {
+        Thread.sleep(500);
+      }
+    } finally {
+      EmitLog.remove(logId);
+    }
+    String seen = mode + ": ends=" + ENDS.get() + " " + new java.util.TreeMap<>(PASSED);
+    long ends = ENDS.getAndSet(0);
+    if (mode.equals("clear")) {
+      // each key's last cleared end-of-window timer fires at the end: clear() deleted nothing
+      assertEquals(6, ends, seen);
+    }
+    CHECKS.set(0);
+    for (long h = 0; h < 5; h++) {
+      String partition = ORDERS.partitionPath(h * PER);
+      Long rows = PASSED.get("rows " + partition);
+      Long held = PASSED.get("held " + partition);
+      assertTrue(rows != null && rows < 6 * PER, "rows' watermark, " + seen);
+      if (mode.equals("release")) {
+        assertTrue(held != null && held < 6 * PER, "released timers still hold, " + seen);
+      } else {
+        assertEquals(6 * PER, held, "Beam's Flink runner now deletes cleared timers? " + seen);
+      }
+    }
+  }
+
+  static final class HoldFn extends DoFn<KV<String, Row>, KV<String, Long>> {
+    final String mode;
+    @StateId("n") final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
+    @StateId("min") final StateSpec<ValueState<Long>> minSpec = StateSpecs.value(VarLongCoder.of());
+    @TimerId("check") final TimerSpec checkSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+    @TimerId("end") final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+    HoldFn(String mode) { this.mode = mode; }
+
+    @ProcessElement
+    public void process(@Element KV<String, Row> e, @Timestamp Instant ts, @StateId("n") ValueState<Long> n,
+        @StateId("min") ValueState<Long> min, @TimerId("check") Timer check, @TimerId("end") Timer end,
+        OutputReceiver<KV<String, Long>> out) {
+      Long c = n.read();
+      if (c == null) {
+        c = 0L;
+        min.write(ts.getMillis());
+        if (mode.equals("nohold")) {
+          check.withNoOutputTimestamp().offset(Duration.standardMinutes(10)).setRelative();
+          end.withNoOutputTimestamp().set(GlobalWindow.INSTANCE.maxTimestamp());
+        } else if (mode.equals("endOnlyRelease")) {
+          end.withOutputTimestamp(ts).set(GlobalWindow.INSTANCE.maxTimestamp());
+        } else if (mode.equals("checkOnlyRelease")) {
+          check.withOutputTimestamp(ts).offset(Duration.standardMinutes(10)).setRelative();
+        } else if (!mode.equals("none")) {
+          check.withOutputTimestamp(ts).offset(Duration.standardMinutes(10)).setRelative();
+          end.withOutputTimestamp(ts).set(GlobalWindow.INSTANCE.maxTimestamp());
+        }
+      }
+      c++;
+      if (c >= 50) {
+        n.clear();
+        min.clear();
+        if (mode.equals("clear")) {
+          check.clear();
+          end.clear();
+        } else if (mode.equals("release")) {
+          TimerHolds.releaseProcessingTime(check);
+          TimerHolds.releaseEventTime(end, ts);
+        } else if (mode.equals("endOnlyRelease")) {
+          TimerHolds.releaseEventTime(end, ts);
+        } else if (mode.equals("checkOnlyRelease")) {
+          TimerHolds.releaseProcessingTime(check);
+        }
+        out.output(KV.of(e.getKey(), c));
+      } else {
+        n.write(c);
+      }
+    }
+
+    @OnTimer("check")
+    public void onCheck() { CHECKS.incrementAndGet(); }
+
+    @OnTimer("end")
+    public void onEnd() { ENDS.incrementAndGet(); }
+  }
+
+  static final class Passed extends DoFn<KV<String, Long>, Void> {
+    final String logId;
+    final String what;
+    @StateId("set") final StateSpec<ValueState<Long>> setSpec = StateSpecs.value(VarLongCoder.of());
+    @TimerId("t") final TimerSpec tSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+    Passed(String logId, String what) { this.logId = logId; this.what = what; }
+
+    @ProcessElement
+    public void process(@Element KV<String, Long> e, @StateId("set") ValueState<Long> set, @TimerId("t") Timer t) {
+      if (set.read() != null) return;
+      String partition = e.getKey();
+      String dt = partition.substring(3, 13);
+      String hour = partition.substring(partition.length() - 2);
+      long endMs = LocalDateTime.parse(dt + "T" + hour + ":00:00").toInstant(ZoneOffset.UTC).toEpochMilli() + 3_600_000L;
+      set.write(endMs);
+      t.set(new Instant(endMs));
+    }
+
+    @OnTimer("t")
+    public void on(@Key String partition) {
+      EmitLog log = EmitLog.get(logId);
+      PASSED.putIfAbsent(what + partition, log == null ? -1 : log.emissions());
+    }
+  }
+}
