@@ -101,6 +101,24 @@ public final class OrdersDataset {
   private static final DateTimeFormatter DT = DateTimeFormatter.ofPattern("yyyy-MM-dd");
   private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("HH");
 
+  /**
+   * The DDL lines of the order columns (without partition columns), shared by every demo table
+   * of orders so their schemas cannot drift apart.
+   */
+  static final String ORDER_COLUMNS =
+      String.join(
+          "\n",
+          "  order_id BIGINT NOT NULL,",
+          "  customer_id BIGINT,",
+          "  product STRING,",
+          "  category STRING,",
+          "  quantity INT,",
+          "  unit_price DECIMAL(10, 2),",
+          "  currency STRING,",
+          "  country STRING,",
+          "  status STRING,",
+          "  order_ts TIMESTAMP(3),");
+
   private OrdersDataset() {}
 
   /** The CREATE TABLE statement of the demo table stored at {@code path} as Parquet. */
@@ -109,16 +127,7 @@ public final class OrdersDataset {
         "\n",
         "-- Demo table written by `filetables demo`: synthetic web-shop orders over two days.",
         "CREATE TABLE orders (",
-        "  order_id BIGINT NOT NULL,",
-        "  customer_id BIGINT,",
-        "  product STRING,",
-        "  category STRING,",
-        "  quantity INT,",
-        "  unit_price DECIMAL(10, 2),",
-        "  currency STRING,",
-        "  country STRING,",
-        "  status STRING,",
-        "  order_ts TIMESTAMP(3),",
+        ORDER_COLUMNS,
         "  dt STRING,",
         "  `hour` STRING",
         ") PARTITIONED BY (dt, `hour`) WITH (",
