@@ -6,7 +6,6 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.source.DeadLetterTable;
 import java.util.Optional;
-import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
@@ -60,12 +59,11 @@ import org.apache.beam.sdk.values.TupleTagList;
  * nor skips. The SDF path keeps its restrictions in keyed state on the Flink runner, so the re-read
  * of restored unbounded-source splits (apache/beam#31313) does not apply.
  *
- * <p><b>Known limit on Flink (Beam 2.62).</b> The shards' watermark estimators advance as described
- * (verified in the task logs), but the Flink runner does not pass the watcher's watermark downstream
- * while the Impulse that starts it is running (apache/beam#29558); setting
- * {@code --shutdownSourcesAfterIdleMs} releases it but lets the job end early in some
- * configurations. Event-time windows and {@code partition-time} commits downstream of a watched
- * source therefore work on the Direct runner only for now; use {@code process-time} commits on Flink.
+ * <p><b>Watermark on Flink (Beam 2.62).</b> {@link WatchSeed} starts the watcher with a source that
+ * never ends and does not hold the watermark (an {@code Impulse} would, apache/beam#29558). The
+ * Flink runner emits an operator's watermark only between bundles, and a polling watcher's bundles
+ * stay open, so the watermark reaches downstream only with {@code --finishBundleBeforeCheckpointing=true}
+ * (each checkpoint closes the bundle). Without it use {@code process-time} commits on Flink.
  */
 public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
@@ -102,7 +100,7 @@ public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
     TableSpec table = settings.table();
     PCollectionTuple read =
         input
-            .apply("Start", Impulse.create())
+            .apply("Start", new WatchSeed())
             .apply(
                 "WatchAndRead",
                 ParDo.of(new WatchAndReadFn(settings))
