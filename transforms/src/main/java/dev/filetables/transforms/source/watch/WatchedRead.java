@@ -6,6 +6,7 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.source.DeadLetterTable;
 import java.util.Optional;
+import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
@@ -59,11 +60,13 @@ import org.apache.beam.sdk.values.TupleTagList;
  * nor skips. The SDF path keeps its restrictions in keyed state on the Flink runner, so the re-read
  * of restored unbounded-source splits (apache/beam#31313) does not apply.
  *
- * <p><b>Watermark on Flink (Beam 2.62).</b> {@link WatchSeed} starts the watcher with a source that
- * never ends and does not hold the watermark (an {@code Impulse} would, apache/beam#29558). The
- * Flink runner emits an operator's watermark only between bundles, and a polling watcher's bundles
- * stay open, so the watermark reaches downstream only with {@code --finishBundleBeforeCheckpointing=true}
- * (each checkpoint closes the bundle). Without it use {@code process-time} commits on Flink.
+ * <p><b>Watermark on Flink (Beam 2.62).</b> The Flink runner emits an operator's watermark only
+ * when no bundle is open, and a polling watcher keeps its bundle open (each resume timer starts one
+ * before the previous closed), so its watermark reaches downstream only with
+ * {@code --finishBundleBeforeCheckpointing=true}: each checkpoint then closes the bundle and emits
+ * the watermark (WatchedSourceWatermarkFlinkTest). The {@code Impulse} is not the cause: on Flink it
+ * emits the maximum watermark after its element. Without the option use {@code process-time}
+ * commits on Flink.
  */
 public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
@@ -100,7 +103,7 @@ public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
     TableSpec table = settings.table();
     PCollectionTuple read =
         input
-            .apply("Start", new WatchSeed())
+            .apply("Start", Impulse.create())
             .apply(
                 "WatchAndRead",
                 ParDo.of(new WatchAndReadFn(settings))
