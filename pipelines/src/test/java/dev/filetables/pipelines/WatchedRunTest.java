@@ -72,8 +72,8 @@ class WatchedRunTest {
     CliRunner query = CliRunner.run("query", sink.toString(), "--parallelism=2");
     assertEquals(0, query.exitCode, query.toString());
     assertEquals(210, query.out.lines().count(), "every landed row once");
-    // partition-time commits need the watcher's watermark, which Beam 2.62's Flink runner does not
-    // pass downstream (see WatchedRead); on the Direct runner they work (WatchedReadDirectTest)
+    // partition-time commits need the watcher's watermark, which Beam 2.62's Flink runner passes
+    // downstream only with --finishBundleBeforeCheckpointing=true (see WatchedRead), not set here
     try (Stream<Path> files = Files.list(dir.resolve("hourly/dt=2020-05-20/hour=10"))) {
       List<String> names = files.map(p -> p.getFileName().toString()).collect(Collectors.toList());
       assertTrue(names.stream().anyMatch(n -> n.endsWith(".parquet")), names.toString());

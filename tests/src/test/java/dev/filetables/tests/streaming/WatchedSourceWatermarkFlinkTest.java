@@ -58,10 +58,6 @@ class WatchedSourceWatermarkFlinkTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled(
-      "Beam 2.62 Flink runner: the watcher's watermark does not reach downstream while the Impulse"
-          + " source runs (apache/beam#29558); passes with --shutdownSourcesAfterIdleMs=1000, which"
-          + " ended a CLI copy job early (WatchedRunTest). Known limit, see WatchedRead javadoc.")
   void eventTimeWindowsCloseAsDataArrives() throws Exception {
     TableSpec table =
         DdlParser.parse(
@@ -71,7 +67,9 @@ class WatchedSourceWatermarkFlinkTest {
     FIRED.clear();
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
       org.apache.beam.runners.flink.FlinkPipelineOptions options = StreamingScenarios.options(cluster, "watch-watermark");
-      options.setShutdownSourcesAfterIdleMs(1000L);
+      // the Flink runner emits the watcher's watermark only between bundles; its polling bundles
+      // close only at checkpoints with this option (see WatchedRead)
+      options.setFinishBundleBeforeCheckpointing(true);
       Pipeline p = Pipeline.create(options);
       p.apply(FileTableIO.read(table).withWatchShards(2))
           .apply(Window.into(FixedWindows.of(org.joda.time.Duration.standardMinutes(1))))

@@ -60,12 +60,13 @@ import org.apache.beam.sdk.values.TupleTagList;
  * nor skips. The SDF path keeps its restrictions in keyed state on the Flink runner, so the re-read
  * of restored unbounded-source splits (apache/beam#31313) does not apply.
  *
- * <p><b>Known limit on Flink (Beam 2.62).</b> The shards' watermark estimators advance as described
- * (verified in the task logs), but the Flink runner does not pass the watcher's watermark downstream
- * while the Impulse that starts it is running (apache/beam#29558); setting
- * {@code --shutdownSourcesAfterIdleMs} releases it but lets the job end early in some
- * configurations. Event-time windows and {@code partition-time} commits downstream of a watched
- * source therefore work on the Direct runner only for now; use {@code process-time} commits on Flink.
+ * <p><b>Watermark on Flink (Beam 2.62).</b> The Flink runner emits an operator's watermark only
+ * when no bundle is open, and a polling watcher keeps its bundle open (each resume timer starts one
+ * before the previous closed), so its watermark reaches downstream only with
+ * {@code --finishBundleBeforeCheckpointing=true}: each checkpoint then closes the bundle and emits
+ * the watermark (WatchedSourceWatermarkFlinkTest). The {@code Impulse} is not the cause: on Flink it
+ * emits the maximum watermark after its element. Without the option use {@code process-time}
+ * commits on Flink.
  */
 public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
