@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * cancel them through the REST API, stop. Jobs are submitted with Beam's FlinkRunner against {@link
  * #master()}, staging {@link #jobJar()}.
  */
-final class SessionCluster implements AutoCloseable {
+public final class SessionCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path home;
@@ -41,14 +41,14 @@ final class SessionCluster implements AutoCloseable {
   }
 
   /** The project root: {@code filetables.home} (set by bin/filetables) or the working directory. */
-  static Path home() {
+  public static Path home() {
     String home = System.getProperty("filetables.home");
     Path dir = Path.of(home != null ? home : "").toAbsolutePath();
     return Files.isDirectory(dir.resolve("runner-configs")) ? dir : dir.getParent();
   }
 
   /** The shaded job jar of the pipelines module. */
-  static Path jobJar() throws IOException {
+  public static Path jobJar() throws IOException {
     Path target = home().resolve("pipelines").resolve("target");
     if (Files.isDirectory(target)) {
       try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "filetables-pipelines-bundled-*.jar")) {
@@ -60,7 +60,8 @@ final class SessionCluster implements AutoCloseable {
     throw new IOException("no job jar in " + target + ": build it with `mvn -pl pipelines -am package -DskipTests`");
   }
 
-  static SessionCluster start(Path workDir) throws Exception {
+  /** Starts the cluster (start.sh) with its work directory (logs, pids, checkpoints, savepoints). */
+  public static SessionCluster start(Path workDir) throws Exception {
     int restPort = freePort();
     int rpcPort = freePort();
     Map<String, String> env =
@@ -79,12 +80,16 @@ final class SessionCluster implements AutoCloseable {
   }
 
   /** {@code --flinkMaster}. */
-  String master() {
+  public String master() {
     return "127.0.0.1:" + restPort;
   }
 
-  Path workDir() {
+  public Path workDir() {
     return workDir;
+  }
+
+  public int restPort() {
+    return restPort;
   }
 
   /** The id of the newest job named {@code name}, once the cluster knows it. */
@@ -150,8 +155,17 @@ final class SessionCluster implements AutoCloseable {
     }
   }
 
-  private JsonNode get(String path) throws Exception {
+  /** GET of a Flink REST path, e.g. {@code /jobs/overview}. */
+  public JsonNode get(String path) throws Exception {
     return send(HttpRequest.newBuilder(uri(path)).GET());
+  }
+
+  /** POST of a JSON body to a Flink REST path, e.g. {@code /jobs/:id/stop}. */
+  public JsonNode post(String path, String json) throws Exception {
+    return send(
+        HttpRequest.newBuilder(uri(path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
   private JsonNode send(HttpRequest.Builder request) throws Exception {
@@ -185,6 +199,7 @@ final class SessionCluster implements AutoCloseable {
     }
   }
 
+  /** Stops the cluster's processes (stop.sh), whatever state they are in. */
   @Override
   public void close() throws Exception {
     script("stop.sh");

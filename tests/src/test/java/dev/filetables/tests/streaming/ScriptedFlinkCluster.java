@@ -2,14 +2,9 @@ package dev.filetables.tests.streaming;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.filetables.pipelines.bench.SessionCluster;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,70 +27,38 @@ final class ScriptedFlinkCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScriptedFlinkCluster.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Path projectDir;
-  private final Path workDir;
-  private final int restPort;
-  private final Map<String, String> env;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final SessionCluster cluster;
 
-  private ScriptedFlinkCluster(Path projectDir, Path workDir, int restPort, Map<String, String> env) {
-    this.projectDir = projectDir;
-    this.workDir = workDir;
-    this.restPort = restPort;
-    this.env = env;
+  private ScriptedFlinkCluster(SessionCluster cluster) {
+    this.cluster = cluster;
   }
 
-  /** The project root: the tests module's parent (Surefire runs in the module directory). */
+  /** The project root. */
   static Path projectDir() {
-    Path dir = Path.of("").toAbsolutePath();
-    return Files.isDirectory(dir.resolve("runner-configs")) ? dir : dir.getParent();
+    return SessionCluster.home();
   }
 
   /** The job jar {@code mvn package} built in the pipelines module. */
   static Path jobJar() throws IOException {
-    Path target = projectDir().resolve("pipelines").resolve("target");
-    try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "filetables-pipelines-bundled-*.jar")) {
-      for (Path jar : jars) {
-        return jar;
-      }
-    } catch (IOException e) {
-      // reported below
-    }
-    throw new IllegalStateException(
-        "no job jar in " + target + ": build it with `mvn -pl pipelines -am package -DskipTests`");
+    return SessionCluster.jobJar();
   }
 
   /** Starts the cluster with its work directory {@code workDir} (logs, pids, checkpoints, savepoints). */
   static ScriptedFlinkCluster start(Path workDir) throws Exception {
-    Path project = projectDir();
-    int restPort = freePort();
-    int rpcPort = freePort();
-    Map<String, String> env =
-        Map.of(
-            "FLINK_CLUSTER_DIR", workDir.toString(),
-            "FLINK_REST_PORT", Integer.toString(restPort),
-            "FLINK_RPC_PORT", Integer.toString(rpcPort));
-    ScriptedFlinkCluster cluster = new ScriptedFlinkCluster(project, workDir, restPort, env);
-    try {
-      cluster.script("start.sh", Duration.ofMinutes(5));
-    } catch (Exception | AssertionError e) {
-      cluster.close();
-      throw e;
-    }
-    return cluster;
+    return new ScriptedFlinkCluster(SessionCluster.start(workDir));
   }
 
   int restPort() {
-    return restPort;
+    return cluster.restPort();
   }
 
   Path workDir() {
-    return workDir;
+    return cluster.workDir();
   }
 
   /** Flink's jars as the start script resolved them: the client needs them next to the job jar. */
   String flinkClassPath() throws IOException {
-    return Files.readString(projectDir.resolve("runner-configs/flink-cluster/target/classpath.txt")).strip();
+    return Files.readString(projectDir().resolve("runner-configs/flink-cluster/target/classpath.txt")).strip();
   }
 
   /**
@@ -116,16 +79,16 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     // the job's own arguments first: a command line's command word ("run") must lead
     command.addAll(args);
     command.add("--preset=flink-cluster");
-    command.add("--flinkMaster=127.0.0.1:" + restPort);
+    command.add("--flinkMaster=" + cluster.master());
     command.add("--filesToStage=" + jar);
     command.add("--attachedMode=false");
     command.add("--jobName=" + jobName);
-    Path log = workDir.resolve("log").resolve("submit-" + jobName + ".log");
+    Path log = workDir().resolve("log").resolve("submit-" + jobName + ".log");
     LOG.info("Submitting {}: {}", jobName, String.join(" ", command));
     long start = System.nanoTime();
     Process process =
         new ProcessBuilder(command)
-            .directory(projectDir.toFile())
+            .directory(projectDir().toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -239,51 +202,17 @@ final class ScriptedFlinkCluster implements AutoCloseable {
   }
 
   private JsonNode get(String path) throws Exception {
-    return send(HttpRequest.newBuilder(uri(path)).GET());
+    return cluster.get(path);
   }
 
   private JsonNode post(String path, String json) throws Exception {
-    return send(
-        HttpRequest.newBuilder(uri(path))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(json)));
-  }
-
-  private JsonNode send(HttpRequest.Builder request) throws Exception {
-    HttpResponse<String> response =
-        http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() / 100 != 2) {
-      throw new IOException("Flink REST " + response.request().uri() + " answered " + response.statusCode() + ": " + response.body());
-    }
-    return JSON.readTree(response.body());
-  }
-
-  private URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + restPort + path);
-  }
-
-  private void script(String name, Duration timeout) throws Exception {
-    Path script = projectDir.resolve("runner-configs/flink-cluster").resolve(name);
-    Files.createDirectories(workDir);
-    Path log = workDir.resolve(name + ".out");
-    ProcessBuilder builder =
-        new ProcessBuilder("bash", script.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().putAll(env);
-    Process process = builder.start();
-    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-      process.destroyForcibly();
-      throw new TimeoutException(name + " still running after " + timeout + ":\n" + tail(log, 40));
-    }
-    if (process.exitValue() != 0) {
-      throw new AssertionError(name + " failed (exit " + process.exitValue() + "):\n" + tail(log, 60));
-    }
-    LOG.info("{}: {}", name, tail(log, 3));
+    return cluster.post(path, json);
   }
 
   /** Stops the cluster's processes (stop.sh), whatever state they are in. */
   @Override
   public void close() throws Exception {
-    script("stop.sh", Duration.ofMinutes(2));
+    cluster.close();
   }
 
   private static String tail(Path file, int lines) {
@@ -292,12 +221,6 @@ final class ScriptedFlinkCluster implements AutoCloseable {
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
       return "(no output: " + e + ")";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }
