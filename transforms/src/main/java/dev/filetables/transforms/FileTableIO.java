@@ -28,6 +28,7 @@ import java.util.OptionalInt;
 import java.util.UUID;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.Reshuffle;
@@ -36,6 +37,8 @@ import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
 import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -220,8 +223,12 @@ public final class FileTableIO {
                 .setRowSchema(input.getSchema());
       }
       PCollection<WrittenFile> published;
+      @Nullable PCollection<WrittenFile> closed = null;
       if (input.isBounded() == PCollection.IsBounded.UNBOUNDED) {
-        published = rows.apply("StreamingWrite", new StreamingWrite(table, files, getBufferSize()));
+        PCollectionTuple written =
+            rows.apply("StreamingWrite", new StreamingWrite(table, files, getBufferSize()));
+        published = written.get(StreamingWrite.PUBLISHED);
+        closed = written.get(StreamingWrite.CLOSED);
       } else {
         if (!(input.getWindowingStrategy().getWindowFn() instanceof GlobalWindows)) {
           // files are per partition, not per window; the publisher needs one global group
@@ -240,7 +247,17 @@ public final class FileTableIO {
           // "forget" timer would keep the Direct runner from finishing.
           commit = commit.withStateRetention(org.joda.time.Duration.millis(1));
         }
-        published.apply("CommitPartitions", commit);
+        PCollection<WrittenFile> toCommit = published;
+        if (closed != null) {
+          // The commit also gets the closed hidden files: announcements that reach it before the
+          // end of the input, when their published selves may come too late (see PartitionCommitFn).
+          toCommit =
+              PCollectionList.of(published)
+                  .and(closed)
+                  .apply("PublishedAndAnnounced", Flatten.pCollections())
+                  .setCoder(WrittenFileCoder.of());
+        }
+        toCommit.apply("CommitPartitions", commit);
       }
       return published;
     }

@@ -30,7 +30,11 @@ import org.slf4j.LoggerFactory;
  * ({@code sink.partition-commit.*}) for Beam pipelines.
  *
  * <p>Input: the <em>published</em> (visible) files of a write, as the streaming sink outputs them,
- * with element timestamps at or before the rows' event times. Output: one {@link CommittedPartition}
+ * with element timestamps at or before the rows' event times; it may also hold <em>announcements</em>,
+ * files under their hidden in-progress names ({@code StreamingWrite.CLOSED}, as {@code
+ * FileTableIO.write} flattens them in), which only make a partition known before its files are
+ * visible so that it is committed at the end of the input even if they become visible after it.
+ * Output: one {@link CommittedPartition}
  * per commit. Each partition is committed once its trigger says it is complete — {@code
  * partition-time}: the watermark is past {@code partition time + delay}; {@code process-time}: {@code
  * delay} after its first file — and no in-progress file of the write is left in its directory; the

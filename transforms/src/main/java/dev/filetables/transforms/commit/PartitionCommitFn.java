@@ -1,6 +1,7 @@
 package dev.filetables.transforms.commit;
 
 import dev.filetables.io.commit.PartitionCommitContext;
+import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.partition.time.PartitionTimes;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
@@ -36,7 +37,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits partitions: keyed by partition path, fed with the partition's <em>published</em> files.
+ * Commits partitions: keyed by partition path, fed with the partition's <em>published</em> files
+ * and, from the streaming sink, <em>announcements</em> of its closed but still hidden files.
  *
  * <h2>When a partition is due</h2>
  *
@@ -54,6 +56,25 @@ import org.slf4j.LoggerFactory;
  *       are published only after the final watermark, by a checkpoint that a waiting DoFn would
  *       block. Such a commit is logged but not in the output, and {@code @Teardown} waits for it.
  * </ul>
+ *
+ * <h2>Announcements: partitions whose files become visible only after the end</h2>
+ *
+ * A partition whose files all close at the end of the input (a finite stream whose partitions are
+ * due only then: rolls by the final watermark) would otherwise never be committed on Flink: its
+ * files are published by the {@code @RequiresStableInput} step only after the checkpoint, or the
+ * drain, that follows the final watermark, when this DoFn's window has expired, so their elements
+ * are dropped and the partition has no state here. So the sink also sends each closed file under
+ * its hidden name straight from the writer (not through the stable-input buffer; it arrives before
+ * the final watermark). An announcement (an element whose file name is in progress) is only kept in
+ * {@code announced}: it starts no round, sets no timer, holds no watermark and is never counted as
+ * late or listed as a file of a commit, so while the input runs everything happens as without it
+ * (rounds, {@code process-time} delays and late counts start with the published file, which still
+ * arrives). At the end of the input a partition that has announcements but no round is committed
+ * like a pending one: once no in-progress file of the write is left ({@link EndOfInputCommits}),
+ * listing the directory; the announced row counts go into the manifest under the published names
+ * (with compaction the merged files' counts stay unknown). A late announcement of a committed
+ * partition thus also gets its re-commit at the end. Announcements are cleared by every commit
+ * (which waited for their files to become visible) and block the forget timer while they wait.
  *
  * <h2>Commit follows visibility, not only the watermark</h2>
  *
@@ -126,6 +147,13 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   /** Published files of the partition not committed yet. */
   @StateId("files")
   private final StateSpec<BagState<WrittenFile>> filesSpec = StateSpecs.bag(WrittenFileCoder.of());
+
+  /**
+   * Hidden files announced (closed by the writers, not published yet) since the last commit: they
+   * make the partition known to the end of the input, and their row counts go into a manifest.
+   */
+  @StateId("announced")
+  private final StateSpec<BagState<WrittenFile>> announcedSpec = StateSpecs.bag(WrittenFileCoder.of());
 
   /** Wall-clock millis when the current pending round began; absent when nothing is pending. */
   @StateId("pendingSince")
@@ -200,6 +228,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   public void processElement(
       @Element KV<String, WrittenFile> element,
       @StateId("files") BagState<WrittenFile> files,
+      @StateId("announced") BagState<WrittenFile> announced,
       @StateId("pendingSince") ValueState<Long> pendingSince,
       @StateId("commits") ValueState<Integer> commits,
       @StateId("due") ValueState<Boolean> due,
@@ -212,9 +241,18 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @TimerId("overdue") Timer overdue) {
     String path = element.getKey();
     WrittenFile file = element.getValue();
+    String name = Path.of(file.path()).getFileName().toString();
+    if (PartFileName.isInProgress(name)) {
+      // An announcement: not data that can be committed (yet), so no round, timer or late count;
+      // its published self comes later and is handled as before. Only the end of the input uses it.
+      if (!contains(committedNames, PartFileName.visibleOf(name))) {
+        announced.add(file);
+      }
+      return;
+    }
     int committed = orZero(commits.read());
     if (committed > 0) {
-      if (contains(committedNames, Path.of(file.path()).getFileName().toString())) {
+      if (contains(committedNames, name)) {
         // Published while the last commit ran: it was visible then, so it is committed data. Only
         // a manifest has something to add (the file's row count), by committing again.
         if (!committer.writesManifest()) {
@@ -276,6 +314,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @Key String path,
       OutputReceiver<CommittedPartition> out,
       @StateId("files") BagState<WrittenFile> files,
+      @StateId("announced") BagState<WrittenFile> announced,
       @StateId("pendingSince") ValueState<Long> pendingSince,
       @StateId("commits") ValueState<Integer> commits,
       @StateId("due") ValueState<Boolean> due,
@@ -290,7 +329,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     due.write(true);
     Attempt attempt =
         new Attempt(
-            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
+            path, files, announced, pendingSince, commits, attempts, lastProblem, overdueChecks,
+            committedNames);
     attempt.run(PartitionCommitter.PARTITION_TIME, watermarkOf(threshold), out, commitNow, overdue, forget);
   }
 
@@ -299,6 +339,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @Key String path,
       OutputReceiver<CommittedPartition> out,
       @StateId("files") BagState<WrittenFile> files,
+      @StateId("announced") BagState<WrittenFile> announced,
       @StateId("pendingSince") ValueState<Long> pendingSince,
       @StateId("commits") ValueState<Integer> commits,
       @StateId("due") ValueState<Boolean> due,
@@ -317,7 +358,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     due.write(true);
     Attempt attempt =
         new Attempt(
-            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
+            path, files, announced, pendingSince, commits, attempts, lastProblem, overdueChecks,
+            committedNames);
     attempt.run(
         partitionTime ? PartitionCommitter.PARTITION_TIME : PartitionCommitter.PROCESS_TIME,
         partitionTime ? watermarkOf(threshold) : Optional.empty(),
@@ -390,14 +432,15 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
 
   @OnTimer("forget")
   public void onForget(
+      @StateId("announced") BagState<WrittenFile> announced,
       @StateId("pendingSince") ValueState<Long> pendingSince,
       @StateId("commits") ValueState<Integer> commits,
       @StateId("due") ValueState<Boolean> due,
       @StateId("threshold") ValueState<Long> threshold,
       @StateId("timeError") ValueState<String> timeError,
       @StateId("committedNames") BagState<String> committedNames) {
-    if (pendingSince.read() != null) {
-      return; // late data re-opened it; the next commit sets a new forget timer
+    if (pendingSince.read() != null || !announced.isEmpty().read()) {
+      return; // late data re-opened it (or is on its way); the next commit sets a new forget timer
     }
     committedNames.clear();
     commits.clear();
@@ -412,6 +455,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @Key String path,
       OutputReceiver<CommittedPartition> out,
       @StateId("files") BagState<WrittenFile> files,
+      @StateId("announced") BagState<WrittenFile> announced,
       @StateId("pendingSince") ValueState<Long> pendingSince,
       @StateId("commits") ValueState<Integer> commits,
       @StateId("threshold") ValueState<Long> threshold,
@@ -421,11 +465,25 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("committedNames") BagState<String> committedNames)
       throws Exception {
     if (pendingSince.read() == null) {
-      return;
+      if (announced.isEmpty().read()) {
+        return;
+      }
+      // Only announced: its files are published after the final watermark (their elements never
+      // arrive, see the class comment); commit it once they are visible.
+      pendingSince.write(System.currentTimeMillis());
+      PENDING.inc();
+      if (threshold.read() == null && committer.partitionTimeTrigger()) {
+        try {
+          threshold.write(committer.commitThreshold(path).toEpochMilli());
+        } catch (RuntimeException e) {
+          // reported with the commit's context (no partition time); committed all the same
+        }
+      }
     }
     Attempt attempt =
         new Attempt(
-            path, files, pendingSince, commits, attempts, lastProblem, overdueChecks, committedNames);
+            path, files, announced, pendingSince, commits, attempts, lastProblem, overdueChecks,
+            committedNames);
     attempt.runAtEndOfInput(watermarkOf(threshold), out);
   }
 
@@ -433,6 +491,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   private final class Attempt {
     final String path;
     final BagState<WrittenFile> files;
+    final BagState<WrittenFile> announced;
     final ValueState<Long> pendingSince;
     final ValueState<Integer> commits;
     final ValueState<Integer> attempts;
@@ -443,6 +502,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     Attempt(
         String path,
         BagState<WrittenFile> files,
+        BagState<WrittenFile> announced,
         ValueState<Long> pendingSince,
         ValueState<Integer> commits,
         ValueState<Integer> attempts,
@@ -451,6 +511,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
         BagState<String> committedNames) {
       this.path = path;
       this.files = files;
+      this.announced = announced;
       this.pendingSince = pendingSince;
       this.commits = commits;
       this.attempts = attempts;
@@ -495,7 +556,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       int number = orZero(commits.read()) + 1;
       PartitionCommitContext context;
       try {
-        context = committer.commit(path, pending, number, watermark, reason);
+        context = committer.commit(path, pending, announced(), number, watermark, reason);
       } catch (Exception e) {
         FAILURES.inc();
         retryLater("commit failed: " + e.getMessage(), e, commitNow);
@@ -512,7 +573,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
       int number = orZero(commits.read()) + 1;
       if (inProgress.isEmpty()) {
-        done(commitAtEndOfInput(committer, new FinalCommit(path, pending, number, watermark)), out);
+        done(commitAtEndOfInput(committer, new FinalCommit(path, pending, announced(), number, watermark)), out);
         return;
       }
       // Waiting here would block the checkpoint that publishes these files (see EndOfInputCommits).
@@ -521,7 +582,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
               + " committed once they are (waiting up to {})",
           path, table.name(), names(inProgress), endOfInputWait);
       PENDING.dec();
-      FinalCommit commit = new FinalCommit(path, pending, number, watermark);
+      FinalCommit commit = new FinalCommit(path, pending, announced(), number, watermark);
       PartitionCommitter own = new PartitionCommitter(table); // policies need not be thread-safe
       endOfInputCommits().submit(() -> commitOnceVisible(own, commit));
     }
@@ -548,10 +609,17 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       return new ArrayList<>(byPath.values());
     }
 
+    private List<WrittenFile> announced() {
+      List<WrittenFile> all = new ArrayList<>();
+      announced.read().forEach(all::add);
+      return all;
+    }
+
     private void done(PartitionCommitContext context, OutputReceiver<CommittedPartition> out) {
       int number = context.commitNumber();
       commits.write(number);
       files.clear();
+      announced.clear();
       pendingSince.clear();
       attempts.clear();
       lastProblem.clear();
@@ -595,12 +663,19 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   private static final class FinalCommit {
     final String path;
     final List<WrittenFile> pending;
+    final List<WrittenFile> announced;
     final int number;
     final Optional<java.time.Instant> watermark;
 
-    FinalCommit(String path, List<WrittenFile> pending, int number, Optional<java.time.Instant> watermark) {
+    FinalCommit(
+        String path,
+        List<WrittenFile> pending,
+        List<WrittenFile> announced,
+        int number,
+        Optional<java.time.Instant> watermark) {
       this.path = path;
       this.pending = pending;
+      this.announced = announced;
       this.number = number;
       this.watermark = watermark;
     }
@@ -614,7 +689,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
       try {
         return committer.commit(
-            path, commit.pending, commit.number, commit.watermark, PartitionCommitter.END_OF_INPUT);
+            path,
+            commit.pending,
+            commit.announced,
+            commit.number,
+            commit.watermark,
+            PartitionCommitter.END_OF_INPUT);
       } catch (Exception e) {
         FAILURES.inc();
         last = e;

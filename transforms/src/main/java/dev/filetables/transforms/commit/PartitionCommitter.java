@@ -7,6 +7,7 @@ import dev.filetables.io.commit.PartitionCommitPolicies;
 import dev.filetables.io.commit.PartitionCommitPolicy;
 import dev.filetables.io.commit.PartitionFiles;
 import dev.filetables.io.commit.SuccessFilePolicy;
+import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.partition.PartitionPath;
 import dev.filetables.io.partition.time.DefaultPartitionTimeExtractor;
 import dev.filetables.io.partition.time.PartitionTimeException;
@@ -170,7 +171,25 @@ final class PartitionCommitter {
       Optional<Instant> watermark,
       String reason)
       throws Exception {
-    PartitionCommitContext context = context(partitionPath, newFiles, commitNumber, watermark, reason);
+    return commit(partitionPath, newFiles, List.of(), commitNumber, watermark, reason);
+  }
+
+  /**
+   * As {@link #commit(String, List, int, Optional, String)}; {@code announced} are hidden files of
+   * the write announced before their publication: never listed as files of the commit (the
+   * directory says what is visible), only the row counts of those now visible under their
+   * published names are used, so a manifest knows them.
+   */
+  PartitionCommitContext commit(
+      String partitionPath,
+      List<WrittenFile> newFiles,
+      List<WrittenFile> announced,
+      int commitNumber,
+      Optional<Instant> watermark,
+      String reason)
+      throws Exception {
+    PartitionCommitContext context =
+        context(partitionPath, newFiles, announced, commitNumber, watermark, reason);
     for (PartitionCommitPolicy policy : policies) {
       try {
         policy.commit(context);
@@ -191,9 +210,26 @@ final class PartitionCommitter {
       Optional<Instant> watermark,
       String reason)
       throws IOException {
+    return context(partitionPath, newFiles, List.of(), commitNumber, watermark, reason);
+  }
+
+  PartitionCommitContext context(
+      String partitionPath,
+      List<WrittenFile> newFiles,
+      List<WrittenFile> announced,
+      int commitNumber,
+      Optional<Instant> watermark,
+      String reason)
+      throws IOException {
     Path dir = directory(partitionPath);
     List<CommittedFile> added = new ArrayList<>();
     Map<String, Long> rows = new HashMap<>(previousRowCounts(dir));
+    for (WrittenFile file : announced) {
+      String name = Path.of(file.path()).getFileName().toString();
+      if (PartFileName.isInProgress(name)) {
+        rows.put(PartFileName.visibleOf(name), file.rowCount()); // same file, renamed on publishing
+      }
+    }
     for (WrittenFile file : newFiles) {
       added.add(CommittedFile.of(file.path(), file.sizeBytes(), file.rowCount()));
       rows.put(Path.of(file.path()).getFileName().toString(), file.rowCount());

@@ -12,13 +12,16 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
 import org.apache.beam.sdk.transforms.windowing.Window;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The streaming partitioned sink: writes an unbounded (or bounded) {@code PCollection<Row>} into
- * rolling part files and publishes each file only at a commit point. Outputs the published files.
+ * rolling part files and publishes each file only at a commit point. Outputs the published files
+ * ({@link #PUBLISHED}) and the closed hidden files they come from ({@link #CLOSED}, for the commit).
  *
  * <pre>
  * rows ─► AssignWriters ─► RollingWriter (stateful, per partition × writer) ─► Publish (stable input)
@@ -151,9 +154,19 @@ import org.slf4j.LoggerFactory;
  * watermarks only between bundles, so event-time progress downstream (partition-time commits) can
  * lag by up to the bundle time. The sink logs a warning when the bundle options make segments tiny.
  */
-public final class StreamingWrite extends PTransform<PCollection<Row>, PCollection<WrittenFile>> {
+public final class StreamingWrite extends PTransform<PCollection<Row>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(StreamingWrite.class);
+
+  /** The published (visible) files: what the sink outputs. */
+  public static final TupleTag<WrittenFile> PUBLISHED = new TupleTag<WrittenFile>("published") {};
+
+  /**
+   * The closed files under their hidden names, as the writers emit them, before the commit point
+   * publishes them (or compaction merges them): a partition commit learns from them, before the end
+   * of the input, of partitions whose files become visible only after it.
+   */
+  public static final TupleTag<WrittenFile> CLOSED = new TupleTag<WrittenFile>("closed") {};
 
   /** Default bytes at which an open segment is completed even within a bundle. */
   public static final long DEFAULT_BUFFER_SIZE = 16L * 1024 * 1024;
@@ -172,7 +185,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
   }
 
   @Override
-  public PCollection<WrittenFile> expand(PCollection<Row> input) {
+  public PCollectionTuple expand(PCollection<Row> input) {
     PipelineOptions options = input.getPipeline().getOptions();
     checkRunner(options);
     TableOptions tableOptions = table.options();
@@ -203,11 +216,13 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
             .setCoder(WrittenFileCoder.of());
     if (tableOptions.autoCompaction()) {
       // closed files stay hidden until merged; the compaction stage is the commit point then
-      return closed.apply("Compact", new AutoCompaction(table, files.writeUuid()));
+      return PCollectionTuple.of(
+              PUBLISHED, closed.apply("Compact", new AutoCompaction(table, files.writeUuid())))
+          .and(CLOSED, closed);
     }
-    return closed
-        .apply("Publish", ParDo.of(new PublishStableFn(files)))
-        .setCoder(WrittenFileCoder.of());
+    PCollection<WrittenFile> published =
+        closed.apply("Publish", ParDo.of(new PublishStableFn(files))).setCoder(WrittenFileCoder.of());
+    return PCollectionTuple.of(PUBLISHED, published).and(CLOSED, closed);
   }
 
   /** Elements per bundle below which the sink's segments are called tiny. */
