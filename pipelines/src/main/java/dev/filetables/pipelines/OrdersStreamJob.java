@@ -30,9 +30,8 @@ import org.apache.beam.sdk.options.Validation;
  * <p>{@code --preset=<name>} loads {@code runner-configs/<name>.args} first (explicit options win).
  * Unless told otherwise it checkpoints every 10 s (exactly once) and, with {@code --rows}, finishes
  * after the last row. The synthetic event times stay within the first hour while rows flow, so with
- * {@code partition-time} partitions are due only at the end of the input; known gap: files published
- * at the very end (by the drain, after the final watermark) do not reach the committer, so a
- * partition all of whose files are published then gets no success file. {@code
+ * {@code partition-time} partitions are due only at the end of the input, and are committed then
+ * (once their last files, published by the drain after the final watermark, are visible). {@code
  * --commitTrigger=process-time} commits while the job runs.
  *
  * <p>Restore: submit the same command with {@code --savepointPath=<savepoint>}; the transform names
