@@ -90,6 +90,14 @@ public final class OrdersStreamJob {
 
     void setCommitTrigger(String value);
 
+    @Description(
+        "auto-compaction: merge the closed files of each partition (up to the rolling file size,"
+            + " or after the roll interval) before they become visible")
+    @Default.Boolean(false)
+    boolean getAutoCompaction();
+
+    void setAutoCompaction(boolean value);
+
     @Description("Identity of the source; a job restored from a savepoint must use the first job's")
     @Default.String("orders")
     String getSourceId();
@@ -180,6 +188,9 @@ public final class OrdersStreamJob {
     tableOptions.put(
         TableOptions.COMMIT_DELAY, "partition-time".equals(options.getCommitTrigger()) ? "1 h" : "0 s");
     tableOptions.put(TableOptions.COMMIT_POLICY_KIND, "success-file");
+    if (options.getAutoCompaction()) {
+      tableOptions.put(TableOptions.AUTO_COMPACTION, "true");
+    }
     String path = Path.of(options.getOutput()).toAbsolutePath().normalize().toString();
     return Orders.table("orders", path, options.getTableFormat(), tableOptions);
   }

@@ -52,6 +52,11 @@ class OrdersStreamJobTest {
             OrdersStreamJob.options("--output=" + dir.resolve("t"), "--commitTrigger=process-time"));
     assertEquals("process-time", processTime.options().commitTrigger());
     assertEquals(java.time.Duration.ZERO, processTime.options().commitDelay());
+    assertEquals(false, table.options().autoCompaction());
+    TableSpec compacted =
+        OrdersStreamJob.table(
+            OrdersStreamJob.options("--output=" + dir.resolve("t"), "--autoCompaction=true"));
+    assertEquals(true, compacted.options().autoCompaction());
   }
 
   @Test
