@@ -65,7 +65,9 @@ import org.slf4j.LoggerFactory;
  * <h3>State per key (cleared when the file closes)</h3>
  *
  * <ul>
- *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun);
+ *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun, and
+ *       whether it closes at the end of the bundle that marked it: roll at the commit point, see
+ *       {@link #finishBundle} and {@link StreamingWrite});
  *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
  *       check-interval grid, or on Flink shortly before the checkpoint nearest to it (see {@link
  *       RollingPolicy#nextAligned});
