@@ -31,6 +31,7 @@ import org.apache.flink.api.common.JobID;
  *   [--grace-s=15] [--checkpoint-ms=2000] [--format=json] [--poll-ms=50] [--warmup-s=10]
  *   [--configs=defaults,size,tuned,latency] [--latency-interval=2 s]
  *   [--config=name:key=value;key=value ...] [--work-dir=/tmp/filetables-latency]
+ *   [--finish-bundle-before-checkpointing=true]
  * </pre>
  *
  * Each configuration runs its own job for {@code seconds} of rows (the measured rows) plus up to
@@ -54,6 +55,7 @@ public final class VisibilityLatencyBenchmark {
   private final String format;
   private final long pollMillis;
   private final long warmupSeconds;
+  private final boolean finishBundleBeforeCheckpointing;
   private final Path workDir;
   private final Map<String, Map<String, String>> configs = new LinkedHashMap<>();
 
@@ -65,6 +67,7 @@ public final class VisibilityLatencyBenchmark {
     format = args.string("format", "json");
     pollMillis = args.longValue("poll-ms", 50);
     warmupSeconds = args.longValue("warmup-s", 10);
+    finishBundleBeforeCheckpointing = Boolean.parseBoolean(args.string("finish-bundle-before-checkpointing", "true"));
     workDir = args.path("work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-latency"));
     String latencyInterval = args.string("latency-interval", "2 s");
     Map<String, Map<String, String>> presets = new LinkedHashMap<>();
@@ -113,8 +116,9 @@ public final class VisibilityLatencyBenchmark {
       }
     }
     System.out.printf(
-        "%nVisibility latency: %.0f rows/s, one writer, checkpoint every %d ms, %s, %d s of rows per configuration%n",
-        bench.rate, bench.checkpointMillis, bench.format, bench.seconds);
+        "%nVisibility latency: %.0f rows/s, one writer, checkpoint every %d ms, %s, %d s of rows per configuration,"
+            + " --finishBundleBeforeCheckpointing=%s%n",
+        bench.rate, bench.checkpointMillis, bench.format, bench.seconds, bench.finishBundleBeforeCheckpointing);
     System.out.printf(
         "%-14s %10s %10s %10s %12s %9s %10s  %s%n",
         "config", "max", "median", "p99", "max after " + bench.warmupSeconds + "s", "visible", "files", "rolling options");
@@ -130,6 +134,8 @@ public final class VisibilityLatencyBenchmark {
     // endless: an end of input would publish everything and hide the policy's latency
     OrdersSource source = OrdersSource.of(Orders.withPartitions(1)).withRowsPerSecond(rate).withEmitLog(logId);
     FlinkPipelineOptions flink = BenchJobs.options(cluster, "latency-" + name + "-" + logId, 1, checkpointMillis);
+    // bundles end before the checkpoint barrier: files closed at a checkpoint are published by it
+    flink.setFinishBundleBeforeCheckpointing(finishBundleBeforeCheckpointing);
     System.out.printf("%n[%s] %s: %d rows at %.0f rows/s%n", name, options, measuredRows, rate);
     long ended;
     VisibilityWatcher watcher = VisibilityWatcher.start(table, pollMillis, true);

@@ -343,6 +343,22 @@ final class StreamingScenarios {
       long seed,
       Duration timeout)
       throws Exception {
+    return runWithFailures(
+        dir, sinks, orders, totalRows, rowsPerSecond, failures, seed, timeout, options -> {});
+  }
+
+  /** {@link #runWithFailures} with runner options changed by {@code tune} (e.g. bundle options). */
+  static FailureOutcome runWithFailures(
+      Path dir,
+      List<SinkUnderTest> sinks,
+      Orders orders,
+      long totalRows,
+      double rowsPerSecond,
+      int failures,
+      long seed,
+      Duration timeout,
+      java.util.function.Consumer<FlinkPipelineOptions> tune)
+      throws Exception {
     FailureInjector.Plan plan =
         FailureInjector.random(seed, failures, Math.max(1, totalRows / 20), totalRows * 9 / 10);
     LOG.info("Failure plan: {}", plan);
@@ -353,7 +369,9 @@ final class StreamingScenarios {
         OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), PARALLELISM)) {
-      JobID job = cluster.submit(pipeline(options(cluster, "failures"), source, plan, sinks));
+      FlinkPipelineOptions options = options(cluster, "failures");
+      tune.accept(options);
+      JobID job = cluster.submit(pipeline(options, source, plan, sinks));
       RunResult run = awaitCompletion(cluster, job, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
       return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions());

@@ -38,6 +38,12 @@ final class OpenFile {
   int segments;
   /** Bytes of segments 0..segments-2, the ones before the latest (known once that one is begun). */
   long closedBytes;
+  /**
+   * The file is closed at the end of the bundle that set this (at the commit point that ends it, see
+   * {@link RollingWriterFn}). Committed state with this set means that bundle has ended and the file
+   * was emitted before the state was snapshotted: the file is closed, only its state is left.
+   */
+  boolean closesAtBundleEnd;
 
   OpenFile(String partitionPath, String name, long counter, long createdAt) {
     this.partitionPath = partitionPath;
@@ -69,8 +75,11 @@ final class OpenFile {
   static final class Coder extends AtomicCoder<OpenFile> {
     private static final long serialVersionUID = 1L;
     private static final Coder INSTANCE = new Coder();
-    /** 2: rows no longer buffered in state (version 1 counted buffered rows and estimates). */
-    private static final int VERSION = 2;
+    /**
+     * 2: rows no longer buffered in state (version 1 counted buffered rows and estimates); 3: adds
+     * {@link OpenFile#closesAtBundleEnd} (version 2 is still read: the flag was false then).
+     */
+    private static final int VERSION = 3;
     private static final StringUtf8Coder STRING = StringUtf8Coder.of();
     private static final VarLongCoder LONG = VarLongCoder.of();
     private static final VarIntCoder INT = VarIntCoder.of();
@@ -92,12 +101,13 @@ final class OpenFile {
       LONG.encode(f.maxTimestamp, out);
       INT.encode(f.segments, out);
       LONG.encode(f.closedBytes, out);
+      out.write(f.closesAtBundleEnd ? 1 : 0);
     }
 
     @Override
     public OpenFile decode(InputStream in) throws IOException {
       int version = in.read();
-      if (version != VERSION) {
+      if (version != VERSION && version != 2) {
         throw new CoderException(
             "Unknown open-file state version "
                 + version
@@ -110,6 +120,13 @@ final class OpenFile {
       f.maxTimestamp = LONG.decode(in);
       f.segments = INT.decode(in);
       f.closedBytes = LONG.decode(in);
+      if (version >= 3) {
+        int flag = in.read();
+        if (flag != 0 && flag != 1) {
+          throw new CoderException("Bad open-file state: closes-at-bundle-end flag " + flag);
+        }
+        f.closesAtBundleEnd = flag == 1;
+      }
       return f;
     }
 

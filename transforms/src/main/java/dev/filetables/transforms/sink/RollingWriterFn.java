@@ -65,7 +65,9 @@ import org.slf4j.LoggerFactory;
  * <h3>State per key (cleared when the file closes)</h3>
  *
  * <ul>
- *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun);
+ *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun, and
+ *       whether it closes at the end of the bundle that marked it: roll at the commit point, see
+ *       {@link #finishBundle} and {@link StreamingWrite});
  *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
  *       check-interval grid, or on Flink shortly before the checkpoint nearest to it (see {@link
  *       RollingPolicy#nextAligned});
@@ -148,8 +150,16 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
   private transient FileFormat format;
   private transient FileMerger merger;
   private transient boolean commitWatched;
+  /** Files may close at a bundle end (roll at the commit point); null until the first bundle. */
+  private transient Boolean rollAtCommit;
   /** The segments open in the current bundle, by key; all closed at the end of the bundle. */
   private transient Map<WriterKey, OpenSegment> openSegments;
+  /**
+   * Files marked in this bundle to close at its end ({@link OpenFile#closesAtBundleEnd}), by key:
+   * closed and emitted by {@code @FinishBundle}. A marked file in state whose key is not here
+   * belongs to a bundle that has ended, so it is closed already.
+   */
+  private transient Map<WriterKey, OpenFile> closingAtBundleEnd;
   /** Part file bytes per spill byte, learnt from this writer's rolls of spill segments. */
   private transient double spillRatio;
 
@@ -180,23 +190,52 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
             ? new SpillMerger(format, fileSchema)
             : FileMergers.of(format, fileSchema);
     openSegments = new HashMap<>();
+    closingAtBundleEnd = new HashMap<>();
     spillRatio = 1.0;
   }
 
   @StartBundle
   public void startBundle(PipelineOptions options) {
     commitWatched = false;
+    if (rollAtCommit == null) {
+      rollAtCommit = commitInterval > 0 && RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
+    }
     if (WARNED.add(files.writeUuid())) {
       StreamingWrite.smallBundleWarning(table.name(), options).ifPresent(LOG::warn);
+      if (commitInterval > 0 && !rollAtCommit) {
+        LOG.info(
+            "FileTableIO.write(`{}`): --finishBundleBeforeCheckpointing=true lets a file close at the"
+                + " checkpoint itself and be published by it (rows visible within about one checkpoint"
+                + " interval); without it rolls are timed to predicted checkpoints",
+            table.name());
+      }
     }
   }
 
   /**
-   * Completes every segment written in this bundle. The Flink runner calls this before it snapshots
-   * the keyed state for a checkpoint, so every segment counted in checkpointed state is on disk.
+   * Completes every segment written in this bundle, then closes the files marked to close at its end
+   * and emits them. The Flink runner calls this before it snapshots the keyed state for a checkpoint,
+   * so every segment counted in checkpointed state is on disk, and a file whose committed state is
+   * marked was emitted into the same checkpoint (the runner buffers this output in it).
    */
   @FinishBundle
-  public void finishBundle() throws IOException {
+  public void finishBundle(FinishBundleContext context) throws IOException {
+    completeSegments();
+    if (closingAtBundleEnd.isEmpty()) {
+      return;
+    }
+    String last = null;
+    for (OpenFile file : closingAtBundleEnd.values()) {
+      WrittenFile closed = finish(file);
+      SinkFailpoints.reached(SinkFailpoints.Point.BUNDLE_END_MERGED, closed.path());
+      context.output(closed, new Instant(file.minTimestamp), GlobalWindow.INSTANCE);
+      last = closed.path();
+    }
+    closingAtBundleEnd.clear();
+    SinkFailpoints.reached(SinkFailpoints.Point.BUNDLE_END_EMITTED, last);
+  }
+
+  private void completeSegments() throws IOException {
     IOException failure = null;
     for (OpenSegment segment : openSegments.values()) {
       try {
@@ -221,6 +260,9 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       // only after a failure: the bundle will be retried or the state restored
       openSegments.values().forEach(segment -> segment.writer.abort());
       openSegments.clear();
+    }
+    if (closingAtBundleEnd != null) {
+      closingAtBundleEnd.clear();
     }
   }
 
@@ -249,6 +291,10 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     OpenSegment open = openSegments.get(key);
     // within a bundle the open segment's file is the state's (written back after every row)
     OpenFile file = open != null ? open.file : fileState.read();
+    if (file != null && closedAtEarlierBundleEnd(key, file)) {
+      settleClosed(file, check, end, forget, fileState);
+      file = null;
+    }
     boolean holdMoved;
     if (file == null) {
       file = open(key, now, lastCounter);
@@ -267,7 +313,13 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     if (segment.bytes() >= policy.segmentSize()) {
       closeSegment(key); // the next row begins the next segment
     }
+    if (!file.closesAtBundleEnd && closesAtCommit(file, now)) {
+      file.closesAtBundleEnd = true;
+    }
     fileState.write(file);
+    if (file.closesAtBundleEnd) {
+      closingAtBundleEnd.put(key, file);
+    }
     if (holdMoved) {
       // allowed here: the new hold is this element's own timestamp
       arm(file, now, check, end);
@@ -294,6 +346,19 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     // A timer firing before its time means the runner is draining timers because the input ended
     // (Flink does so before the final watermark): close now, or a re-armed timer would loop.
     boolean inputEnded = fired > now;
+    if (file.closesAtBundleEnd) {
+      if (closedAtEarlierBundleEnd(key, file)) {
+        settleClosed(file, check, end, forget, fileState);
+        return;
+      }
+      if (!inputEnded) {
+        // closes at the end of this bundle; look again after it to settle its state
+        check
+            .withOutputTimestamp(new Instant(file.minTimestamp))
+            .set(new Instant(now + Math.max(1, commitInterval / 4)));
+        return;
+      }
+    }
     if (inputEnded || isDue(file, Math.max(now, fired))) {
       // emitted at the hold: the file's min timestamp
       out.output(close(key, file, check, end, forget, fileState, lastCounter));
@@ -315,7 +380,12 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       OutputReceiver<WrittenFile> out)
       throws IOException {
     OpenFile file = fileState.read();
-    if (file != null) {
+    if (file == null) {
+      return;
+    }
+    if (closedAtEarlierBundleEnd(key, file)) {
+      settleClosed(file, check, end, forget, fileState);
+    } else {
       out.output(close(key, file, check, end, forget, fileState, lastCounter));
     }
   }
@@ -376,6 +446,46 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     lastCounter.write(counter);
     return new OpenFile(
         key.partitionPath(), files.inProgressName(key.writerId(), counter), counter, now);
+  }
+
+  /**
+   * Roll at the commit point: true when the file should close at the end of this bundle, because its
+   * rollover or inactivity deadline comes before the commit point after the next one. On Flink a
+   * bundle ends at every checkpoint, and with {@code --finishBundleBeforeCheckpointing=true} before
+   * the barrier is sent on, so the closed file reaches the publisher inside that checkpoint and is
+   * published when it completes, like Flink's roll on checkpoint: with rollover at the commit
+   * interval every file closes at the first checkpoint after its first row, and a row waits at most
+   * a commit interval plus the checkpoint's own time. (Without the option the runner emits the
+   * bundle's output after the barrier: the file would wait for the next checkpoint, so rolls stay
+   * with the timers.) Only when rolls are aligned to commit points; never for a file already
+   * published under its name (restored from an older checkpoint, see {@link #close}), which the
+   * timers close under another name.
+   */
+  private boolean closesAtCommit(OpenFile file, long now) {
+    return Boolean.TRUE.equals(rollAtCommit)
+        && policy.deadline(file.createdAt, file.lastWrite) - commitInterval <= now
+        && !Files.exists(
+            files.directory(file.partitionPath).resolve(PartFileName.visibleOf(file.name)));
+  }
+
+  /**
+   * True when {@code file} (the key's state) was marked to close at the end of a bundle that has
+   * ended: {@code @FinishBundle} closed and emitted it before any snapshot could commit the mark.
+   */
+  private boolean closedAtEarlierBundleEnd(WriterKey key, OpenFile file) {
+    return file.closesAtBundleEnd && !closingAtBundleEnd.containsKey(key);
+  }
+
+  /**
+   * The state left by a file closed at a bundle end ({@code @FinishBundle} cannot touch state or
+   * timers): clears it, releases the watermark hold of both timers and schedules the forget.
+   */
+  private static void settleClosed(
+      OpenFile file, Timer check, Timer end, Timer forget, ValueState<OpenFile> fileState) {
+    fileState.clear();
+    TimerHolds.releaseProcessingTime(check);
+    TimerHolds.releaseEventTime(end, new Instant(file.maxTimestamp));
+    forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
   }
 
   /** Sets both timers with the file's minimum timestamp as their output timestamp (the hold). */
@@ -472,10 +582,9 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       ValueState<Long> lastCounter)
       throws IOException {
     closeSegment(key);
+    closingAtBundleEnd.remove(key);
     Path dir = files.directory(file.partitionPath);
     String writer = PartFileName.parse(file.name).get().writer();
-    // a failed attempt may have closed this file and opened others: they are leftovers
-    SegmentFiles.deleteHidden(dir, files.writeUuid(), writer, counter -> counter > file.counter);
     String target = file.name;
     if (Files.exists(dir.resolve(PartFileName.visibleOf(target)))) {
       // Only after a restore from a checkpoint older than this file's publication (e.g. an old
@@ -489,6 +598,30 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
           PartFileName.visibleOf(file.name),
           target);
     }
+    WrittenFile closed = finish(file, target);
+    fileState.clear();
+    // not check.clear()/end.clear(): on Flink these keep the hold (see TimerHolds); the
+    // replacements fire without a file and do nothing
+    TimerHolds.releaseProcessingTime(check);
+    TimerHolds.releaseEventTime(end, new Instant(file.maxTimestamp));
+    forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
+    return closed;
+  }
+
+  /** {@link #finish(OpenFile, String)} under the file's own name. */
+  private WrittenFile finish(OpenFile file) throws IOException {
+    return finish(file, file.name);
+  }
+
+  /**
+   * Merges the file's segments (all complete) into the hidden part file {@code target}, after deleting
+   * the writer's hidden files above this file's counter (a failed attempt may have closed this file
+   * and opened others: they are leftovers). Touches no state, so {@code @FinishBundle} can use it.
+   */
+  private WrittenFile finish(OpenFile file, String target) throws IOException {
+    Path dir = files.directory(file.partitionPath);
+    String writer = PartFileName.parse(file.name).get().writer();
+    SegmentFiles.deleteHidden(dir, files.writeUuid(), writer, counter -> counter > file.counter);
     long size = SegmentFiles.merge(merger, dir, file.name, file.segments, target);
     if (segmentKind == SegmentKind.SPILL) {
       long spilled = file.closedBytes + segmentSize(dir, file.name, file.segments - 1);
@@ -496,12 +629,6 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
         spillRatio = (double) size / spilled;
       }
     }
-    fileState.clear();
-    // not check.clear()/end.clear(): on Flink these keep the hold (see TimerHolds); the
-    // replacements fire without a file and do nothing
-    TimerHolds.releaseProcessingTime(check);
-    TimerHolds.releaseEventTime(end, new Instant(file.maxTimestamp));
-    forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
     return WrittenFile.of(
         file.partitionPath,
         dir.resolve(target).toString(),

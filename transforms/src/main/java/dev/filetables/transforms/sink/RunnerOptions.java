@@ -40,6 +40,16 @@ final class RunnerOptions {
         .orElse(false);
   }
 
+  /**
+   * Flink's {@code --finishBundleBeforeCheckpointing}: the bundle is finished before the checkpoint
+   * barrier is sent on, so its output reaches the next steps inside the checkpoint, not after it.
+   */
+  static boolean flinkFinishBundleBeforeCheckpointing(PipelineOptions options) {
+    return get(options, FLINK_OPTIONS, "getFinishBundleBeforeCheckpointing")
+        .map(v -> (Boolean) v)
+        .orElse(false);
+  }
+
   /** Flink's {@code --maxBundleSize} (elements per bundle); empty when not on the class path. */
   static Optional<Long> flinkMaxBundleSize(PipelineOptions options) {
     return get(options, FLINK_OPTIONS, "getMaxBundleSize").map(v -> ((Number) v).longValue());

@@ -79,26 +79,39 @@ import org.slf4j.LoggerFactory;
  * Each key has at most one open file, rolled by {@link RollingPolicy} for every format: at {@code
  * sink.rolling-policy.file-size} (the real bytes of its segments; spilled rows scaled by the
  * part-file-to-spill ratio learnt from earlier rolls), after {@code rollover-interval} open, or after
- * {@code inactivity-interval} without rows, on the grid of {@code check-interval}. There is no roll
- * at commit points, so Parquet and Avro files are as big as the policy allows. A file with no rows
- * is never opened. At the end of the input (bounded input, drain), an event-time timer at the end
+ * {@code inactivity-interval} without rows, on the grid of {@code check-interval}. Files are not
+ * rolled at every commit point, only when the policy says so, so Parquet and Avro files are as big
+ * as the policy allows. A file with no rows is never opened. At the end of the input (bounded input, drain), an event-time timer at the end
  * of the global window closes every open file.
  *
  * <h2>Latency</h2>
  *
- * A closed file becomes visible at the first completed checkpoint after its close. A DoFn cannot see
- * checkpoints coming, so on Flink the writer learns when they happen (a bundle finalizer runs when a
- * checkpoint completes, {@link CommitClock}) and, when the checkpoint interval is at most twice the
- * rollover and inactivity intervals, moves each time-based roll to shortly before the checkpoint
- * nearest to its deadline ({@link RollingPolicy#nextAligned}). That checkpoint then publishes the
- * file: a row becomes visible about rollover-interval (or inactivity-interval after the last row)
- * plus a small margin after it arrived, instead of up to a whole commit interval later; with
- * rollover and inactivity at the commit interval, each checkpoint publishes one file per
- * (partition, writer) that got rows, and rows become visible within the commit interval plus
- * about a quarter of it (measured: 10 rows/s, 2 s checkpoints, max 2.5 to 3 s). Otherwise rolls
- * follow check-interval, and a closed file waits for the next checkpoint. Only the timing of rolls
- * depends on this: a wrong guess (the first checkpoints, a changed schedule) costs latency, never
- * correctness.
+ * A closed file becomes visible at the first completed checkpoint after its close. On Flink the
+ * writer times its rolls to checkpoints when the checkpoint interval is at most twice the rollover
+ * and inactivity intervals, in two ways:
+ *
+ * <ul>
+ *   <li><b>Roll at the commit point</b> (with {@code --finishBundleBeforeCheckpointing=true}): a
+ *       bundle ends at every checkpoint, before its barrier is sent on. A file that gets a row when
+ *       its deadline is less than one commit interval away is marked in state ({@link
+ *       OpenFile#closesAtBundleEnd}) and closed by {@code @FinishBundle}; the file reaches the
+ *       publisher inside that checkpoint and becomes visible when it completes, as with Flink's
+ *       roll on checkpoint. {@code @FinishBundle} cannot touch state: the mark itself says the file
+ *       is closed. Committed state with the mark was snapshotted after the bundle that set it ended,
+ *       hence after the file was merged and emitted into the same checkpoint; the key's next element
+ *       or timer clears it and releases its watermark hold. A failure before the snapshot restores
+ *       older state without the mark, and the replay rewrites the same segments and file names.
+ *       With rollover at the commit interval every file closes at the first checkpoint after its
+ *       first row: a row waits at most a commit interval plus the checkpoint's own duration.
+ *   <li><b>Predicted checkpoints</b> (files without rows near their deadline: inactivity, or without
+ *       the option): the writer learns when checkpoints happen (a bundle finalizer runs when a
+ *       checkpoint completes, {@link CommitClock}) and moves each time-based roll to shortly before
+ *       the checkpoint nearest to its deadline ({@link RollingPolicy#nextAligned}), so that
+ *       checkpoint publishes it. A wrong guess (the first checkpoints, a changed schedule) costs
+ *       latency, never correctness.
+ * </ul>
+ *
+ * Otherwise rolls follow check-interval, and a closed file waits for the next checkpoint.
  *
  * <h2>Watermark</h2>
  *

@@ -44,6 +44,25 @@ class StreamingStateTest {
   }
 
   @Test
+  void closesAtBundleEndMarkRoundTripsAndVersion2StateStillReads() throws Exception {
+    OpenFile file = new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, 5);
+    file.beginSegment(0);
+    file.add(1, 6);
+    file.closesAtBundleEnd = true;
+    byte[] v3 = CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file);
+    assertEquals(3, v3[0]);
+    assertTrue(CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v3).closesAtBundleEnd);
+
+    // state of the previous layout (version 2: no mark, nothing after closedBytes) restores unmarked
+    byte[] v2 = java.util.Arrays.copyOf(v3, v3.length - 1);
+    v2[0] = 2;
+    OpenFile old = CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v2);
+    assertFalse(old.closesAtBundleEnd);
+    assertEquals(1, old.segments);
+    assertEquals(1L, old.rows);
+  }
+
+  @Test
   void writerKeysCodeDeterministically() throws Exception {
     WriterKey key = WriterKey.of("dt=2020-05-20/hour=1", 7);
     byte[] bytes = CoderUtils.encodeToByteArray(WriterKeyCoder.of(), key);
