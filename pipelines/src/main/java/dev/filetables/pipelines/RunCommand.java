@@ -28,7 +28,12 @@ final class RunCommand {
 
   /**
    * A watched source makes the pipeline unbounded: on Flink the streaming sink publishes files at
-   * checkpoints, so checkpointing must be on (10 s unless {@code --checkpointingInterval} is given).
+   * checkpoints, so checkpointing must be on (10 s unless {@code --checkpointingInterval} is given),
+   * and the watcher's watermark reaches the sink (partition-time commits, event-time windows) only
+   * when each checkpoint closes the bundle: Beam 2.62's Flink runner emits an operator's watermark
+   * only with no bundle open, and the polling watcher always has one ({@code WatchedRead}). So
+   * {@code --finishBundleBeforeCheckpointing=true} unless given; the streaming sink is exactly once
+   * with it (it closes its segments in {@code @FinishBundle}, which then runs at each checkpoint).
    */
   static List<String> withStreamingDefaults(List<String> args) {
     Map<String, String> merged = RunnerOptions.merge(args, List.of());
@@ -37,6 +42,7 @@ final class RunCommand {
       merged.putIfAbsent(
           "checkpointingInterval", "--checkpointingInterval=" + DEFAULT_WATCH_CHECKPOINT_MILLIS);
       merged.putIfAbsent("streaming", "--streaming=true");
+      merged.putIfAbsent("finishBundleBeforeCheckpointing", "--finishBundleBeforeCheckpointing=true");
       // detached: run() returns at once, so the CLI can wait with a limit (--stop-after) and cancel
       merged.putIfAbsent("attachedMode", "--attachedMode=false");
     }
