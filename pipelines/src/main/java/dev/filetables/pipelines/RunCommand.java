@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.values.PCollection;
@@ -47,6 +48,22 @@ final class RunCommand {
       merged.putIfAbsent("attachedMode", "--attachedMode=false");
     }
     return new ArrayList<>(merged.values());
+  }
+
+  /**
+   * Beam 2.62 applies {@code --savepointPath} only when it submits to a remote cluster: the embedded
+   * runner would silently start from scratch, and a watched run would copy every file again.
+   */
+  static void refuseIgnoredSavepoint(PipelineOptions options) {
+    if (!RunnerOptions.FLINK.equals(options.getRunner().getSimpleName())) {
+      return;
+    }
+    FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
+    if (flink.getSavepointPath() != null && RunnerOptions.LOCAL_MASTER.equals(flink.getFlinkMaster())) {
+      throw CliException.usage(
+          "--savepointPath is ignored by the embedded Flink runner ([local]): the job would start from scratch;"
+              + " restore on a Flink cluster (--preset=flink-cluster or --flinkMaster=host:port)");
+    }
   }
 
   private static Duration duration(String text) {
@@ -92,6 +109,7 @@ final class RunCommand {
       args = withStreamingDefaults(args);
     }
     PipelineOptions options = RunnerOptions.create(args);
+    refuseIgnoredSavepoint(options);
     Pipeline pipeline = Pipeline.create(options);
     String runId = RowCounter.newRun();
     PCollection<WrittenFile> written =

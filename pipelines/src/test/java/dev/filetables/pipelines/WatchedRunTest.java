@@ -103,6 +103,27 @@ class WatchedRunTest {
     assertEquals(List.of("--runner=DirectRunner"), direct);
   }
 
+  @Test
+  void refusesASavepointTheEmbeddedRunnerWouldIgnore() throws Exception {
+    Path source = dir.resolve("logs.sql");
+    Files.writeString(
+        source,
+        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("landing") + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
+    Path sink = dir.resolve("copy.sql");
+    Files.writeString(
+        sink,
+        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("copy") + "', 'format' = 'json')");
+    Files.createDirectories(dir.resolve("landing"));
+    CliRunner run =
+        CliRunner.run(
+            "run", "--from", source.toString(), "--to", sink.toString(),
+            "--savepointPath=" + dir.resolve("savepoint-1"));
+    assertTrue(run.exitCode != 0, run.toString());
+    assertTrue(run.err.contains("--savepointPath is ignored by the embedded Flink runner"), run.err);
+  }
+
   private void landFlat(String name, String hour, int firstMinute, int count) throws Exception {
     Path target = dir.resolve("landing").resolve(name);
     StringBuilder lines = new StringBuilder();

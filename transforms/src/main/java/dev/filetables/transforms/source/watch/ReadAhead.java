@@ -33,6 +33,12 @@ final class ReadAhead implements AutoCloseable {
   /** Batches parsed ahead at most (bounds the memory of a range read ahead). */
   private static final int BATCHES_AHEAD = 8;
 
+  /**
+   * {@code -Dfiletables.watch.read-ahead=false} parses on the shard's own thread instead: for
+   * comparing both in one build (bench watch), not a tuning knob.
+   */
+  static final boolean ENABLED = !"false".equals(System.getProperty("filetables.watch.read-ahead"));
+
   private static final AtomicInteger THREADS = new AtomicInteger();
   private static final ExecutorService HELPERS =
       Executors.newCachedThreadPool(
@@ -52,19 +58,25 @@ final class ReadAhead implements AutoCloseable {
   }
 
   private final FileRangeReader.Cursor cursor;
+  /** Parsing on the taking thread ({@link #ENABLED} false). */
+  private final boolean inline;
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(BATCHES_AHEAD);
   private volatile boolean closed;
   private List<FileRangeReader.Step> batch = List.of();
   private int next;
   private @Nullable End end;
 
-  private ReadAhead(FileRangeReader.Cursor cursor) {
+  private ReadAhead(FileRangeReader.Cursor cursor, boolean inline) {
     this.cursor = cursor;
+    this.inline = inline;
   }
 
   /** Starts parsing {@code cursor} (positioned where taking is to begin) on a helper thread. */
   static ReadAhead start(FileRangeReader.Cursor cursor) {
-    ReadAhead readAhead = new ReadAhead(cursor);
+    if (!ENABLED) {
+      return new ReadAhead(cursor, true);
+    }
+    ReadAhead readAhead = new ReadAhead(cursor, false);
     MetricsContainer metrics = MetricsEnvironment.getCurrentContainer();
     HELPERS.execute(() -> readAhead.produce(metrics));
     return readAhead;
@@ -123,6 +135,9 @@ final class ReadAhead implements AutoCloseable {
    */
   @SuppressWarnings("unchecked")
   FileRangeReader.@Nullable Step next() throws IOException {
+    if (inline) {
+      return cursor.next();
+    }
     while (next == batch.size()) {
       if (end != null) {
         return rethrow(end);
@@ -164,6 +179,10 @@ final class ReadAhead implements AutoCloseable {
   /** Stops the helper (it closes the cursor); steps not taken are dropped. */
   @Override
   public void close() {
+    if (inline) {
+      cursor.close();
+      return;
+    }
     closed = true;
     queue.clear();
   }
