@@ -83,15 +83,11 @@ final class ReadAhead implements AutoCloseable {
   }
 
   private void produce(@Nullable MetricsContainer metrics) {
-    Object last;
+    List<FileRangeReader.Step> steps = new ArrayList<>(BATCH);
+    Throwable failure = null;
     try (var scope =
         metrics == null ? null : MetricsEnvironment.scopedMetricsContainer(metrics)) {
-      List<FileRangeReader.Step> steps = new ArrayList<>(BATCH);
-      while (true) {
-        FileRangeReader.Step step = cursor.next();
-        if (step == null) {
-          break;
-        }
+      for (FileRangeReader.Step step = cursor.next(); step != null; step = cursor.next()) {
         steps.add(step);
         if (steps.size() == BATCH) {
           if (!hand(steps)) {
@@ -100,16 +96,14 @@ final class ReadAhead implements AutoCloseable {
           steps = new ArrayList<>(BATCH);
         }
       }
-      if (!steps.isEmpty() && !hand(steps)) {
-        return;
-      }
-      last = new End(null);
     } catch (Throwable e) {
-      last = new End(e);
+      failure = e; // after the steps parsed before it
     } finally {
       cursor.close();
     }
-    hand(last);
+    if ((steps.isEmpty() || hand(steps)) && !closed) {
+      hand(new End(failure));
+    }
   }
 
   /** Queues {@code item}; false when closed meanwhile (nobody takes any more). */
