@@ -33,8 +33,9 @@ final class RunCommand {
    * and the watcher's watermark reaches the sink (partition-time commits, event-time windows) only
    * when each checkpoint closes the bundle: Beam 2.62's Flink runner emits an operator's watermark
    * only with no bundle open, and the polling watcher always has one ({@code WatchedRead}). So
-   * {@code --finishBundleBeforeCheckpointing=true} unless given; the streaming sink is exactly once
-   * with it (it closes its segments in {@code @FinishBundle}, which then runs at each checkpoint).
+   * {@code --finishBundleBeforeCheckpointing=true} unless given (the streaming sink closes its
+   * segments in {@code @FinishBundle}, which then runs right before each snapshot; its failure tests
+   * pass with it: ExactlyOnceWithBundlesEndingAtCheckpointsTest).
    */
   static List<String> withStreamingDefaults(List<String> args) {
     Map<String, String> merged = RunnerOptions.merge(args, List.of());
