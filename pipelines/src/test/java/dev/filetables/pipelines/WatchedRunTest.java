@@ -1,6 +1,7 @@
 package dev.filetables.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -73,11 +74,54 @@ class WatchedRunTest {
     assertEquals(0, query.exitCode, query.toString());
     assertEquals(210, query.out.lines().count(), "every landed row once");
     // partition-time commits need the watcher's watermark, which Beam 2.62's Flink runner passes
-    // downstream only with --finishBundleBeforeCheckpointing=true (see WatchedRead), not set here
+    // downstream only with --finishBundleBeforeCheckpointing=true (see WatchedRead): the CLI sets it
+    // for a watched source. Hours 10 and 11 are due once the data's watermark (12:05:29 - 1 min)
+    // passes their end, hour 12 once every shard idled for 3 s; --stop-after cancels the job (no
+    // drain to the end of time), so a _SUCCESS there was written while the job ran.
     try (Stream<Path> files = Files.list(dir.resolve("hourly/dt=2020-05-20/hour=10"))) {
       List<String> names = files.map(p -> p.getFileName().toString()).collect(Collectors.toList());
       assertTrue(names.stream().anyMatch(n -> n.endsWith(".parquet")), names.toString());
+      assertTrue(names.contains("_SUCCESS"), "hour 10 committed while the job ran: " + names);
     }
+    assertTrue(Files.exists(dir.resolve("hourly/dt=2020-05-20/hour=11/_SUCCESS")));
+  }
+
+  @Test
+  void aWatchedRunOnFlinkFinishesBundlesAtCheckpointsUnlessToldOtherwise() {
+    List<String> flink = List.of("--runner=FlinkRunner", "--flinkMaster=[local]");
+    List<String> args = RunCommand.withStreamingDefaults(flink);
+    assertTrue(args.contains("--finishBundleBeforeCheckpointing=true"), args.toString());
+    assertTrue(args.contains("--checkpointingInterval=10000"), args.toString());
+
+    List<String> explicit = new java.util.ArrayList<>(flink);
+    explicit.add("--finishBundleBeforeCheckpointing=false");
+    List<String> kept = RunCommand.withStreamingDefaults(explicit);
+    assertTrue(kept.contains("--finishBundleBeforeCheckpointing=false"), kept.toString());
+    assertFalse(kept.contains("--finishBundleBeforeCheckpointing=true"), kept.toString());
+
+    List<String> direct = RunCommand.withStreamingDefaults(List.of("--runner=DirectRunner"));
+    assertEquals(List.of("--runner=DirectRunner"), direct);
+  }
+
+  @Test
+  void refusesASavepointTheEmbeddedRunnerWouldIgnore() throws Exception {
+    Path source = dir.resolve("logs.sql");
+    Files.writeString(
+        source,
+        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("landing") + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
+    Path sink = dir.resolve("copy.sql");
+    Files.writeString(
+        sink,
+        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("copy") + "', 'format' = 'json')");
+    Files.createDirectories(dir.resolve("landing"));
+    CliRunner run =
+        CliRunner.run(
+            "run", "--from", source.toString(), "--to", sink.toString(),
+            "--savepointPath=" + dir.resolve("savepoint-1"));
+    assertTrue(run.exitCode != 0, run.toString());
+    assertTrue(run.err.contains("--savepointPath is ignored by the embedded Flink runner"), run.err);
   }
 
   private void landFlat(String name, String hour, int firstMinute, int count) throws Exception {

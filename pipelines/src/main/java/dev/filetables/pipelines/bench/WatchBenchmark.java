@@ -28,7 +28,7 @@ import org.apache.flink.api.common.JobID;
 /**
  * The watched source, measured (issue 5, point 7): {@code bin/filetables bench watch
  * [--modes=state,listing,latency,throughput] [--rows=1000000] [--intervals=1000,5000] [--files=8]
- * [--parallelism=2] [--work-dir=...]}.
+ * [--parallelism=2] [--shards=4] [--work-dir=...]}.
  *
  * <ul>
  *   <li>{@code state}: encoded size of a shard's restriction (what each checkpoint holds) after
@@ -46,6 +46,11 @@ import org.apache.flink.api.common.JobID;
 public final class WatchBenchmark {
   private static final Map<String, Long> FIRST_ROW_MILLIS = new ConcurrentHashMap<>();
   private static final Map<String, AtomicLong> ROWS = new ConcurrentHashMap<>();
+  /** Rows counted by each instance (one per subtask) of {@link FirstRowFn}, per run. */
+  private static final Map<String, List<AtomicLong>> ROWS_PER_INSTANCE = new ConcurrentHashMap<>();
+
+  /** Watcher shards of the watched reads ({@code --shards}). */
+  private static int shards;
 
   private WatchBenchmark() {}
 
@@ -56,6 +61,7 @@ public final class WatchBenchmark {
     List<String> intervals = List.of(args.string("intervals", "1000,5000").split(","));
     int latencyFiles = args.intValue("files", 8);
     int parallelism = args.intValue("parallelism", 2);
+    shards = args.intValue("shards", dev.filetables.transforms.source.watch.WatchedRead.DEFAULT_SHARDS);
     Path work = args.path("work-dir", Files.createTempDirectory("watch-bench"));
     args.checkNoUnknown();
     System.out.println("Watched source benchmark; work dir " + work + "; " + Runtime.getRuntime().availableProcessors() + " cores");
@@ -150,11 +156,28 @@ public final class WatchBenchmark {
       this.run = run;
     }
 
+    private transient AtomicLong total;
+    private transient AtomicLong mine;
+    private transient String lastPath;
+
+    @Setup
+    public void setup() {
+      total = ROWS.computeIfAbsent(run, r -> new AtomicLong());
+      mine = new AtomicLong();
+      ROWS_PER_INSTANCE.computeIfAbsent(run, r -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(mine);
+    }
+
     @ProcessElement
     public void process(@Element Row row) {
-      long now = System.currentTimeMillis();
-      FIRST_ROW_MILLIS.putIfAbsent(run + row.getString("file.path"), now);
-      ROWS.computeIfAbsent(run, r -> new AtomicLong()).incrementAndGet();
+      // cheap per row (the figures are the reader's, not this counter's): a map update only when
+      // the file changes (the path is the same String for every row of a range)
+      String path = row.getString("file.path");
+      if (path != lastPath) {
+        lastPath = path;
+        FIRST_ROW_MILLIS.putIfAbsent(run + path, System.currentTimeMillis());
+      }
+      mine.lazySet(mine.get() + 1);
+      total.incrementAndGet();
     }
   }
 
@@ -230,7 +253,8 @@ public final class WatchBenchmark {
   private static double timeRead(LocalFlinkCluster cluster, TableSpec table, long rows, String run, int parallelism)
       throws Exception {
     Pipeline pipeline = Pipeline.create(options(cluster, "watch-" + run, parallelism));
-    pipeline.apply(FileTableIO.read(table)).apply(ParDo.of(new FirstRowFn(run)));
+    pipeline.apply(FileTableIO.read(table).withWatchShards(shards)).apply(ParDo.of(new FirstRowFn(run)));
+    long cpuStart = processCpuNanos();
     long start = System.nanoTime();
     JobID job = cluster.submit(pipeline);
     while (ROWS.getOrDefault(run, new AtomicLong()).get() < rows) {
@@ -240,10 +264,19 @@ public final class WatchBenchmark {
       Thread.sleep(10);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
+    double cpu = (processCpuNanos() - cpuStart) / 1e9;
     if (!cluster.status(job).isGloballyTerminalState()) {
       cluster.cancel(job);
     }
+    List<Long> perSubtask = new ArrayList<>();
+    ROWS_PER_INSTANCE.getOrDefault(run, List.of()).forEach(n -> perSubtask.add(n.get()));
+    System.out.printf("  %s: %.2f s, JVM CPU %.1f s, rows per subtask %s%n", run, seconds, cpu, perSubtask);
     return seconds;
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static void throughput(LocalFlinkCluster cluster, Path work, String format, long rows, int parallelism)

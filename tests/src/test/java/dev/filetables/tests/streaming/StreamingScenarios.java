@@ -113,8 +113,17 @@ final class StreamingScenarios {
     // it, finish() processes the buffer (stable-input DoFns must then be idempotent for that last
     // stretch: a failure before the final checkpoint replays it).
     options.setEnableStableInputDrain(true);
+    // what `filetables run` sets for a watched source: bundles end at every checkpoint (the sink
+    // then closes its segments in @FinishBundle right before the snapshot); the whole suite can run
+    // so with -Dfiletables.finishBundleBeforeCheckpointing=true
+    if (Boolean.getBoolean(FINISH_BUNDLE_PROPERTY)) {
+      options.setFinishBundleBeforeCheckpointing(true);
+    }
     return options;
   }
+
+  /** System property: run the scenarios' jobs with {@code --finishBundleBeforeCheckpointing=true}. */
+  static final String FINISH_BUNDLE_PROPERTY = "filetables.finishBundleBeforeCheckpointing";
 
   static Pipeline pipeline(
       FlinkPipelineOptions options,

@@ -179,18 +179,20 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
    * on this same instance right away, and reopening would re-parse every record already emitted.
    */
   private static final class OpenRange {
-    final FileRangeReader.Cursor cursor;
-    /** Steps (rows and bad records) taken from the cursor and claimed. */
+    /** The range's steps, parsed ahead on a helper thread from where the claimed ones end. */
+    final ReadAhead steps;
+    /** Steps (rows and bad records) taken and claimed. */
     long done;
-    /** A step read but not claimed (the claim was refused by the checkpoint), emitted next. */
+    /** A step taken but not claimed (the claim was refused by the checkpoint), emitted next. */
     FileRangeReader.Step unclaimed;
 
-    OpenRange(FileRangeReader.Cursor cursor) {
-      this.cursor = cursor;
+    OpenRange(ReadAhead steps, long done) {
+      this.steps = steps;
+      this.done = done;
     }
 
     void close() {
-      cursor.close();
+      steps.close();
     }
   }
 
@@ -223,16 +225,21 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
     if (open != null) {
       open.close(); // another position (a restore or a retry): read again from the start
     }
-    open = new OpenRange(reader.open(FileRange.of(head.file, head.range)));
-    long skipped = open.cursor.skip(head.rowsDone);
+    FileRangeReader.Cursor cursor = reader.open(FileRange.of(head.file, head.range));
+    long skipped;
+    try {
+      skipped = cursor.skip(head.rowsDone);
+    } catch (IOException | RuntimeException e) {
+      cursor.close();
+      throw e;
+    }
     if (skipped < head.rowsDone) {
-      open.close();
+      cursor.close();
       throw new IOException(
           head.file.path() + " range " + head.range + " has fewer than the " + head.rowsDone
               + " records already emitted from it: the file changed after it was listed");
     }
-    open.done = skipped;
-    return open;
+    return new OpenRange(ReadAhead.start(cursor), skipped);
   }
 
   /**
@@ -246,11 +253,13 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
       ManualWatermarkEstimator<Instant> watermark,
       MultiOutputReceiver out)
       throws IOException {
+    OutputReceiver<Row> rowsOut = out.get(ROWS);
     OpenRange open = open(head);
     boolean done = false;
+    long rows = 0;
     try {
       while (true) {
-        FileRangeReader.Step step = open.unclaimed != null ? open.unclaimed : open.cursor.next();
+        FileRangeReader.Step step = open.unclaimed != null ? open.unclaimed : open.steps.next();
         open.unclaimed = null;
         if (step == null) {
           done = true;
@@ -272,8 +281,8 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
         // not inside the reader's error handling: a failure downstream is not a read failure
         if (row != null) {
           long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
-          out.get(ROWS).outputWithTimestamp(row, new Instant(clamp(timestamp)));
-          rowsRead.inc();
+          rowsOut.outputWithTimestamp(row, new Instant(clamp(timestamp)));
+          rows++;
         } else if (step.deadLetter() != null) {
           // never behind this shard's watermark, so the dead-letter sink never sees it as late
           long timestamp = Math.max(head.fileTimeMillis, watermark.currentWatermark().getMillis());
@@ -284,6 +293,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
       done = true;
       throw e;
     } finally {
+      rowsRead.inc(rows); // once per call, not per row: the counter is looked up on every inc
       if (done) {
         open.close();
       }

@@ -1,0 +1,71 @@
+package dev.filetables.tests.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link ExactlyOnceUnderFailuresTest}, smaller, with {@code --finishBundleBeforeCheckpointing=true}
+ * (what {@code filetables run} sets when the source is watched, so the watcher's watermark reaches
+ * the sink): every checkpoint now ends the sink's bundle, so its segments are closed in
+ * {@code @FinishBundle} right before each snapshot. Injected failures must still leave exactly the
+ * input visible in a JSON and a Parquet table.
+ *
+ * <p>Rerun one seed with {@code -Dfiletables.failure.seed=<seed>}; the whole failure suite runs with
+ * the option given {@code -Dfiletables.finishBundleBeforeCheckpointing=true}.
+ */
+class ExactlyOnceWithBundlesEndingAtCheckpointsTest {
+  private static final Logger LOG =
+      LoggerFactory.getLogger(ExactlyOnceWithBundlesEndingAtCheckpointsTest.class);
+  private static final long ROWS = 12_000;
+  private static final double ROWS_PER_SECOND = 1_500;
+  private static final int FAILURES = 4;
+  private static final Orders ORDERS = Orders.withPartitions(4);
+
+  @TempDir Path dir;
+
+  @Test
+  void visibleRowsAreExactlyTheInputDespiteInjectedFailures() throws Exception {
+    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
+    LOG.info("Failure seed {} (rerun with -Dfiletables.failure.seed={})", seed, seed);
+    String before = System.getProperty(StreamingScenarios.FINISH_BUNDLE_PROPERTY);
+    System.setProperty(StreamingScenarios.FINISH_BUNDLE_PROPERTY, "true");
+    FailureOutcome outcome;
+    try {
+      outcome =
+          StreamingScenarios.runWithFailures(
+              dir,
+              StreamingTables.jsonAndParquet(dir),
+              ORDERS,
+              ROWS,
+              ROWS_PER_SECOND,
+              FAILURES,
+              seed,
+              Duration.ofSeconds(180));
+    } finally {
+      if (before == null) {
+        System.clearProperty(StreamingScenarios.FINISH_BUNDLE_PROPERTY);
+      } else {
+        System.setProperty(StreamingScenarios.FINISH_BUNDLE_PROPERTY, before);
+      }
+    }
+
+    assertTrue(outcome.plan.injected().size() >= 3, "failures injected: " + outcome.plan);
+    assertTrue(outcome.run.finishedByItself, outcome.run.toString());
+    outcome.checks.forEach(
+        (table, check) -> {
+          assertEquals(List.of(), check.exactlyOnceProblems(), check + "; seed " + seed);
+          assertEquals(ROWS, check.visibleRows, check.toString());
+          assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table);
+        });
+  }
+}
