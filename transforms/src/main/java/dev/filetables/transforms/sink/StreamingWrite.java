@@ -112,8 +112,10 @@ import org.slf4j.LoggerFactory;
  * With {@code auto-compaction = true} the closed files do not go to {@link PublishStableFn} but to
  * {@link AutoCompaction}: grouped per partition (names and sizes in keyed state) until they reach
  * {@code compaction.file-size}, wait {@code compaction.max-delay} or the input ends, then merged
- * into one hidden file named after its inputs and published by a {@code @RequiresStableInput} step;
- * the inputs are deleted after. Files of several commit points may be merged.
+ * into one hidden file named after its inputs and published by the grouping step itself once a
+ * completed checkpoint covers the group's files (not by a {@code @RequiresStableInput} step, which
+ * Beam 2.62's Flink runner can release early after a restore; see {@link AutoCompaction}); the
+ * inputs are deleted after. Files of several commit points may be merged.
  *
  * <h2>Writers and distribution</h2>
  *
@@ -203,7 +205,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
             .setCoder(WrittenFileCoder.of());
     if (tableOptions.autoCompaction()) {
       // closed files stay hidden until merged; the compaction stage is the commit point then
-      return closed.apply("Compact", new AutoCompaction(table, files.writeUuid()));
+      return closed.apply("Compact", new AutoCompaction(table, files.writeUuid(), commitInterval));
     }
     return closed
         .apply("Publish", ParDo.of(new PublishStableFn(files)))
