@@ -47,13 +47,14 @@ import org.slf4j.LoggerFactory;
  *       not merged again (what is left of it is deleted), and the visible file is returned again
  *       (the step after a restore has forgotten it). So a replay never merges a subset into a second
  *       output, and a group re-formed with more files merges only the files not yet published.
- *   <li>A hidden merged file of an earlier attempt whose sidecar names one of the remaining inputs
- *       is garbage (never visible): it and its sidecar are deleted, so nothing hidden is left behind
- *       when the group is re-formed differently.
- *   <li>The remaining inputs: the sidecar is written first (so every merged file, even a partial
- *       hidden one, says what it holds), then the merge (over any partial output of the same name),
- *       the rename (the commit point: inputs are hidden, so rows are in one visible file before and
- *       after it), and the deletion of the inputs.
+ *   <li>A hidden merged file of this write (and a sidecar without visible merged file) is left over
+ *       from a failed attempt: a partition's groups are compacted one at a time by one keyed step,
+ *       each published before the next starts. It is deleted, so nothing hidden is left behind when
+ *       the group is re-formed differently (a replay of the same group writes it again).
+ *   <li>The remaining inputs: the merge (over any partial output of the same name), the sidecar
+ *       (before the rename, so a visible merged file always says what it holds), the rename (the
+ *       commit point: inputs are hidden, so rows are in one visible file before and after it), and
+ *       the deletion of the inputs.
  * </ol>
  *
  * An input missing with no visible file holding it is an error (someone else deleted it).
@@ -86,7 +87,7 @@ final class PartitionCompactor {
     for (WrittenFile file : group) {
       byName.put(Path.of(file.path()).getFileName().toString(), file);
     }
-    Listing listing = Listing.of(dir);
+    Listing listing = Listing.of(dir, writeUuid);
 
     List<WrittenFile> published = new ArrayList<>();
     Set<String> mergedBefore = new HashSet<>();
@@ -124,16 +125,9 @@ final class PartitionCompactor {
       LOG.info("{} of {} files of a group in {} were published by an earlier attempt",
           group.size() - remaining.size(), group.size(), dir);
     }
-    Set<String> remainingNames = new HashSet<>();
-    remaining.forEach(f -> remainingNames.add(Path.of(f.path()).getFileName().toString()));
-    for (Map.Entry<String, List<String>> unpublished : listing.hiddenMergedInputs.entrySet()) {
-      if (unpublished.getValue().stream().anyMatch(remainingNames::contains)) {
-        Path visible = dir.resolve(unpublished.getKey());
-        Path hidden = dir.resolve("." + visible.getFileName() + IN_PROGRESS);
-        LOG.info("Deleting {}: an earlier attempt merged part of this group but never published it", hidden);
-        FileOps.deleteQuietly(hidden);
-        FileOps.deleteQuietly(ReplacedFiles.sidecarOf(visible));
-      }
+    for (Path garbage : listing.unpublished) {
+      LOG.info("Deleting {}: an earlier attempt merged files of this partition but never published it", garbage);
+      FileOps.deleteQuietly(garbage);
     }
     if (!remaining.isEmpty()) {
       published.add(remaining.size() == 1 ? rename(remaining.get(0)) : merge(dir, remaining));
@@ -169,8 +163,6 @@ final class PartitionCompactor {
                 + " while the write was running?");
       }
     }
-    // the sidecar first: a merged file, published or not, always says which files it holds
-    ReplacedFiles.write(visible, names);
     FileOps.deleteQuietly(hidden); // a partial output of a failed attempt
     OutputStream out = FileOps.createHidden(dir, hiddenName);
     try {
@@ -180,6 +172,7 @@ final class PartitionCompactor {
       throw e;
     }
     CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_MERGE, visible.toString());
+    ReplacedFiles.write(visible, names); // before the rename: a visible merged file is always listed
     FileOps.publish(hidden);
     CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_PUBLISH, visible.toString());
     for (Path input : inputs) {
@@ -207,36 +200,48 @@ final class PartitionCompactor {
         inputs.get(0).partitionPath(), visible.toString(), rows, Files.size(visible), min, max);
   }
 
-  /** What earlier compactions left in a partition directory, from their sidecars. */
+  /** What earlier compactions of this write left in a partition directory. */
   private static final class Listing {
     /** Input name → the visible merged file whose sidecar names it. */
     final Map<String, Path> visibleMergedOf = new HashMap<>();
     /** Visible merged file name → the inputs its sidecar names. */
     final Map<String, List<String>> inputsOf = new HashMap<>();
-    /** Visible name of a merged file that is not visible → the inputs its sidecar names. */
-    final Map<String, List<String>> hiddenMergedInputs = new HashMap<>();
+    /**
+     * Hidden merged files of this write, and sidecars of merged files that are not visible. A
+     * partition is compacted by one keyed step, one group at a time, each published before the
+     * next starts: at the start of a compaction every such file is left over from a failed attempt
+     * and will never be published (a replay writes its group's merged file again).
+     */
+    final List<Path> unpublished = new ArrayList<>();
 
-    static Listing of(Path dir) throws IOException {
+    static Listing of(Path dir, String writeUuid) throws IOException {
       Listing listing = new Listing();
       try (Stream<Path> entries = Files.list(dir)) {
         for (Path entry : (Iterable<Path>) entries::iterator) {
-          if (!ReplacedFiles.isSidecar(entry.getFileName().toString())) {
-            continue;
-          }
-          Path merged = ReplacedFiles.mergedOf(entry);
-          List<String> inputs = ReplacedFiles.read(merged);
-          String mergedName = merged.getFileName().toString();
-          if (Files.exists(merged, LinkOption.NOFOLLOW_LINKS)) {
-            inputs.forEach(n -> listing.visibleMergedOf.put(n, merged));
-            listing.inputsOf.put(mergedName, inputs);
-          } else {
-            listing.hiddenMergedInputs.put(mergedName, inputs);
+          String name = entry.getFileName().toString();
+          if (ReplacedFiles.isSidecar(name)) {
+            Path merged = ReplacedFiles.mergedOf(entry);
+            if (Files.exists(merged, LinkOption.NOFOLLOW_LINKS)) {
+              List<String> inputs = ReplacedFiles.read(merged);
+              inputs.forEach(n -> listing.visibleMergedOf.put(n, merged));
+              listing.inputsOf.put(merged.getFileName().toString(), inputs);
+            } else if (isOfWrite(merged.getFileName().toString(), writeUuid)) {
+              listing.unpublished.add(entry);
+            }
+          } else if (PartFileName.isInProgress(name)
+              && CompactedFileName.isCompacted(name)
+              && isOfWrite(name, writeUuid)) {
+            listing.unpublished.add(entry);
           }
         }
       } catch (NoSuchFileException e) {
         // no directory: nothing published
       }
       return listing;
+    }
+
+    private static boolean isOfWrite(String name, String writeUuid) {
+      return PartFileName.parse(name).map(parts -> parts.uuid().equals(writeUuid)).orElse(false);
     }
   }
 
