@@ -150,7 +150,9 @@ import org.slf4j.LoggerFactory;
  * {@code @RequiresStableInput} without checkpointing, and without checkpoints no file would ever
  * become visible. A Flink job whose input ends (finite unbounded source, drain) also needs {@code
  * --enableStableInputDrain=true}, or the runner refuses to finish with files still waiting for a
- * checkpoint; the files closed at the very end are then published when the input ends.
+ * checkpoint; the files closed at the very end are then published when the input ends. With
+ * {@code auto-compaction} the sink has no stable-input step and needs neither that option nor more
+ * than the default {@code EXACTLY_ONCE} checkpointing mode, which it requires.
  *
  * <p>Bundles set how many segments a file has: one per bundle in which its key got rows. Flink's
  * defaults end a bundle every 1000 elements or 1 s; {@code --maxBundleSize=1000000
