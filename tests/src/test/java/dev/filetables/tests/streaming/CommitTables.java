@@ -104,14 +104,23 @@ final class CommitTables {
     if (!Files.isDirectory(root)) {
       return committed;
     }
-    try (var files = Files.walk(root)) {
-      files
-          .filter(p -> p.getFileName().toString().equals(SUCCESS))
-          .forEach(p -> committed.add(root.relativize(p.getParent()).toString().replace('\\', '/')));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    // the job may delete files (compaction inputs, segments) while this walks: walk again then
+    for (int attempt = 1; ; attempt++) {
+      try (var files = Files.walk(root)) {
+        files
+            .filter(p -> p.getFileName().toString().equals(SUCCESS))
+            .forEach(p -> committed.add(root.relativize(p.getParent()).toString().replace('\\', '/')));
+        return committed;
+      } catch (IOException | UncheckedIOException e) {
+        boolean vanished =
+            e instanceof java.nio.file.NoSuchFileException
+                || e.getCause() instanceof java.nio.file.NoSuchFileException;
+        if (!vanished || attempt >= 10) {
+          throw e instanceof UncheckedIOException ? (UncheckedIOException) e : new UncheckedIOException((IOException) e);
+        }
+        committed.clear();
+      }
     }
-    return committed;
   }
 
   /** Visible rows per partition path, now. */

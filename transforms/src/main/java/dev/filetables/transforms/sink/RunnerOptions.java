@@ -33,6 +33,11 @@ final class RunnerOptions {
         .orElse(-1L);
   }
 
+  /** Flink's {@code --checkpointingMode} ({@code EXACTLY_ONCE} by default). */
+  static String flinkCheckpointingMode(PipelineOptions options) {
+    return get(options, FLINK_OPTIONS, "getCheckpointingMode").map(Object::toString).orElse("EXACTLY_ONCE");
+  }
+
   /** Flink's {@code --enableStableInputDrain}. */
   static boolean flinkStableInputDrain(PipelineOptions options) {
     return get(options, FLINK_OPTIONS, "getEnableStableInputDrain")

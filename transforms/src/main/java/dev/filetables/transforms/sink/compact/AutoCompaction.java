@@ -9,7 +9,6 @@ import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import java.time.Duration;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -23,10 +22,15 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * hidden part files of the writers and publishes fewer, larger files in their place.
  *
  * <pre>
- * hidden files ─► key by partition ─► GroupFiles (stateful: names + sizes) ─► CompactPublish (stable input)
- *                                      until compaction.file-size,             merge, rename, delete inputs
- *                                      compaction.max-delay or end of input
+ * hidden files ─► key by partition ─► GroupFiles (stateful: names + sizes, then merge, rename, delete inputs)
+ *                                      groups sealed at compaction.file-size, compaction.max-delay or end of
+ *                                      input; published once their files' arrival is in a completed checkpoint
  * </pre>
+ *
+ * No {@code @RequiresStableInput} step: on Flink the grouping step itself learns from bundle
+ * finalizers when a checkpoint covering a group's files has completed, and publishes the group from
+ * its keyed state then ({@link GroupFilesFn} has the exactly-once argument; {@link
+ * PartitionCompactor} the idempotence of one publication).
  *
  * Files are merged without decoding where the format allows ({@link FileMergers}: byte
  * concatenation for csv and json, block copy for Avro, row-group copy for Parquet). Input files
@@ -38,10 +42,21 @@ public final class AutoCompaction extends PTransform<PCollection<WrittenFile>, P
 
   private final TableSpec table;
   private final String writeUuid;
+  private final long commitInterval;
 
-  public AutoCompaction(TableSpec table, String writeUuid) {
+  /**
+   * @param commitInterval the Flink checkpointing interval in ms, 0 on runners that commit a
+   *     bundle's state and output together and never restore (Direct)
+   */
+  public AutoCompaction(TableSpec table, String writeUuid, long commitInterval) {
     this.table = table;
     this.writeUuid = writeUuid;
+    this.commitInterval = commitInterval;
+  }
+
+  /** How often a sealed group is checked for durability: a few times per checkpoint interval. */
+  static long pollMillis(long commitInterval) {
+    return commitInterval <= 0 ? 0 : Math.max(50, Math.min(1000, commitInterval / 4));
   }
 
   @Override
@@ -58,9 +73,9 @@ public final class AutoCompaction extends PTransform<PCollection<WrittenFile>, P
                         TypeDescriptors.strings(), org.apache.beam.sdk.values.TypeDescriptor.of(WrittenFile.class)))
                 .via((WrittenFile file) -> KV.of(file.partitionPath(), file)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenFileCoder.of()))
-        .apply("GroupFiles", ParDo.of(new GroupFilesFn(targetSize, maxDelay)))
-        .setCoder(ListCoder.of(WrittenFileCoder.of()))
-        .apply("CompactPublish", ParDo.of(new CompactPublishFn(writeUuid, merger)))
+        .apply(
+            "GroupFiles",
+            ParDo.of(new GroupFilesFn(targetSize, maxDelay, writeUuid, merger, pollMillis(commitInterval))))
         .setCoder(WrittenFileCoder.of());
   }
 }

@@ -15,7 +15,12 @@ public final class CompactionFailpoints {
     /** The merged file is visible; its inputs still exist (hidden). */
     AFTER_PUBLISH,
     /** The inputs are deleted; the merged file has not reached the partition commit yet. */
-    AFTER_DELETE
+    AFTER_DELETE,
+    /**
+     * The group is published; its visible file is about to be handed to the partition commit and
+     * the group is still in the compaction step's state.
+     */
+    BEFORE_EMIT
   }
 
   /** Called at every point; may throw to simulate a crash. */

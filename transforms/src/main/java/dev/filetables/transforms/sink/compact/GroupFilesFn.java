@@ -1,11 +1,16 @@
 package dev.filetables.transforms.sink.compact;
 
+import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.InstantCoder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
@@ -22,8 +27,13 @@ import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
- * Collects the closed hidden files of a partition (keyed by partition path) into compaction groups.
- * Only names, sizes and counts are kept in state, never rows. A group is emitted when
+ * Collects the closed hidden files of a partition (keyed by partition path) into compaction groups
+ * and publishes each group ({@link PartitionCompactor}) once it is safe to. Only names, sizes and
+ * counts are kept in state, never rows. Outputs the visible files.
+ *
+ * <h2>Grouping</h2>
+ *
+ * A group is <em>sealed</em> when
  *
  * <ul>
  *   <li>its files add up to at least the target size ({@code compaction.file-size}), or
@@ -32,26 +42,89 @@ import org.joda.time.Instant;
  *   <li>the input ends (an event-time timer at the end of the global window).
  * </ul>
  *
- * Files of several commit points end up in one group when they arrive within the delay. The timers
- * carry the smallest timestamp of the pending files as output timestamp, which holds this step's
- * output watermark there: a partition-time commit downstream cannot pass rows still waiting here.
- * A group is emitted at that timestamp (by a timer) or at the timestamp of the file that completed
- * it (by size); the state is cleared and the timers are released ({@link TimerHolds}: on Flink
- * {@code Timer.clear()} alone would keep the hold until the end of the input), so either timer may
- * fire with nothing pending and then emits nothing.
+ * Files of several commit points end up in one group when they arrive within the delay.
+ *
+ * <h2>Exactly-once on Flink: publish only durable files, from keyed state</h2>
+ *
+ * A file's rows may be visible only once no restore can write them again, i.e. once the
+ * checkpoint that holds the writer state in which the file is closed has completed. With aligned
+ * (exactly-once) checkpoints, the checkpoint whose snapshot of this step comes after a file arrived
+ * holds the writer's close of that file. So each pending file carries the {@link CommitMarks mark}
+ * of the bundle it arrived in, a sealed group the latest mark of its files, and a sealed group is
+ * published only when that mark is durable (the bundle finalizer of that bundle, or of a later one,
+ * ran): a processing-time timer ({@code commit}) polls for it a few times per checkpoint interval.
+ * Groups sealed in restored state are durable at once.
+ *
+ * <p>Publishing happens in this keyed step, not in a {@code @RequiresStableInput} step after it:
+ * Beam 2.62's Flink runner can hand stable input over before the checkpoint that contains it
+ * completes. Its buffer index, restored from the checkpoint, is reused for new elements after the
+ * first checkpoint following a restore, before the restored elements in it have been released; the
+ * next completed checkpoint then releases both (likewise when a checkpoint's notification is
+ * skipped). A group formed after the restore was then merged, published and its inputs deleted
+ * while a further failure could still roll the writer back and write those rows into other files:
+ * duplicate rows, or a hidden merged file left behind.
+ *
+ * <p>Why every row ends up visible exactly once, whatever fails when:
+ *
+ * <ul>
+ *   <li>A published group holds only durably closed files: their rows are never written again, and
+ *       the files never change. A file is in one place of the state at a time (pending or sealed).
+ *   <li>After a failure, state is restored from a completed checkpoint C. A group published (in
+ *       part) by the failed attempt has only files that arrived before C, and its seal came after
+ *       C (else it would be in C, sealed), so at C all its files are pending, and the next seal
+ *       after the restore holds all of them, possibly with more. The compactor is idempotent for
+ *       that replay: files that a visible merged file (its sidecar) or their visible rename already
+ *       hold are not merged again, a never published merged file of the group is deleted, the rest
+ *       is merged under a name derived from its inputs.
+ *   <li>A group is removed from state only after it is published; a failure in between publishes
+ *       it again (idempotent) and emits its visible files again, which the partition commit
+ *       de-duplicates by path. Restored downstream state may have missed files the failed attempt
+ *       emitted: the compactor returns the earlier visible files of a replayed group as well.
+ *   <li>The partition commit waits while any hidden file of the write is in the partition, and
+ *       gets every visible file of the group, so it commits a partition after its compaction.
+ * </ul>
+ *
+ * <p>At the end of the input (timers drained by the runner, {@code commit} firing before its time,
+ * or the end-of-window timer) every group is published at once: no checkpoint follows. A failure in
+ * that last stretch (before the job's final checkpoint) restores state from before it, and the
+ * replayed rows may be cut into other files than the published ones: the remaining gap, shared with
+ * the uncompacted sink's {@code --enableStableInputDrain}.
+ *
+ * <p>On other runners ({@code pollMillis == 0}: the Direct runner commits a bundle's state and
+ * output together and does not restore), a sealed group is published at once.
+ *
+ * <h2>Watermark</h2>
+ *
+ * The timers carry the smallest timestamp of the pending (or sealed) files as output timestamp,
+ * which holds this step's output watermark there: a partition-time commit downstream cannot pass
+ * rows still waiting here. A visible file is emitted at its group's timestamp: the pending hold (by
+ * a timer) or the timestamp of the file that completed it (by size). Timers are released with
+ * {@link TimerHolds} (on Flink {@code Timer.clear()} alone would keep the hold until the end of
+ * the input), so every timer may fire with nothing to do and then does nothing.
  */
-final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>> {
+final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private static final long serialVersionUID = 1L;
 
   private static final String FILES = "files";
   private static final String BYTES = "bytes";
   private static final String HOLD = "hold";
   private static final String DEADLINE = "deadline";
+  private static final String ARRIVAL = "arrival";
+  private static final String SEALED = "sealed";
+  private static final String SEALED_MARK = "sealedMark";
+  private static final String SEALED_HOLD = "sealedHold";
   private static final String DELAY = "delay";
   private static final String END = "end";
+  private static final String COMMIT = "commit";
 
   private final long targetSize;
   private final Duration maxDelay;
+  private final String writeUuid;
+  private final FileMerger merger;
+  private final long pollMillis;
+
+  private transient PartitionCompactor compactor;
+  private transient CommitMarks marks;
 
   @StateId(FILES)
   private final StateSpec<BagState<WrittenFile>> filesSpec = StateSpecs.bag(WrittenFileCoder.of());
@@ -63,9 +136,26 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>
   @StateId(HOLD)
   private final StateSpec<ValueState<Instant>> holdSpec = StateSpecs.value(InstantCoder.of());
 
-  /** Processing time at which the pending group is emitted at the latest. */
+  /** Processing time at which the pending group is sealed at the latest. */
   @StateId(DEADLINE)
   private final StateSpec<ValueState<Instant>> deadlineSpec = StateSpecs.value(InstantCoder.of());
+
+  /** The {@link CommitMarks mark} of the latest pending file's arrival. */
+  @StateId(ARRIVAL)
+  private final StateSpec<ValueState<String>> arrivalSpec = StateSpecs.value(StringUtf8Coder.of());
+
+  /** Sealed groups waiting until their files are durable, each with its output timestamp. */
+  @StateId(SEALED)
+  private final StateSpec<BagState<KV<Instant, List<WrittenFile>>>> sealedSpec =
+      StateSpecs.bag(KvCoder.of(InstantCoder.of(), ListCoder.of(WrittenFileCoder.of())));
+
+  /** The latest mark of the sealed groups' files: once durable, all sealed groups are. */
+  @StateId(SEALED_MARK)
+  private final StateSpec<ValueState<String>> sealedMarkSpec = StateSpecs.value(StringUtf8Coder.of());
+
+  /** The smallest output timestamp of the sealed groups: the {@code commit} timer's hold. */
+  @StateId(SEALED_HOLD)
+  private final StateSpec<ValueState<Instant>> sealedHoldSpec = StateSpecs.value(InstantCoder.of());
 
   @TimerId(DELAY)
   private final TimerSpec delaySpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
@@ -73,9 +163,31 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>
   @TimerId(END)
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-  GroupFilesFn(long targetSize, java.time.Duration maxDelay) {
+  @TimerId(COMMIT)
+  private final TimerSpec commitSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  /**
+   * @param pollMillis how often sealed groups are checked for durability (Flink); 0 to publish a
+   *     group as soon as it is sealed (runners that never restore state)
+   */
+  GroupFilesFn(
+      long targetSize, java.time.Duration maxDelay, String writeUuid, FileMerger merger, long pollMillis) {
     this.targetSize = targetSize;
     this.maxDelay = Duration.millis(maxDelay.toMillis());
+    this.writeUuid = writeUuid;
+    this.merger = merger;
+    this.pollMillis = pollMillis;
+  }
+
+  @Setup
+  public void setup() {
+    compactor = new PartitionCompactor(writeUuid, merger);
+    marks = new CommitMarks();
+  }
+
+  @StartBundle
+  public void startBundle() {
+    marks.startBundle();
   }
 
   @ProcessElement
@@ -86,15 +198,28 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>
       @StateId(BYTES) ValueState<Long> bytes,
       @StateId(HOLD) ValueState<Instant> hold,
       @StateId(DEADLINE) ValueState<Instant> deadline,
+      @StateId(ARRIVAL) ValueState<String> arrival,
+      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
+      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(DELAY) Timer delay,
       @TimerId(END) Timer end,
-      OutputReceiver<List<WrittenFile>> out) {
+      @TimerId(COMMIT) Timer commit,
+      BundleFinalizer finalizer,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
     WrittenFile file = element.getValue();
     Long before = bytes.read();
     long total = (before == null ? 0 : before) + file.sizeBytes();
     files.add(file);
+    if (pollMillis > 0) {
+      arrival.write(marks.mark(finalizer));
+    }
     if (total >= targetSize) {
-      out.output(drain(files, bytes, hold, deadline, delay, end));
+      List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
+      String mark = arrival.read();
+      arrival.clear();
+      seal(group, timestamp, mark, sealed, sealedMark, sealedHold, commit, out);
       return;
     }
     bytes.write(total);
@@ -114,45 +239,155 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>
     end.withOutputTimestamp(timestamp).set(GlobalWindow.INSTANCE.maxTimestamp());
   }
 
-  /** The oldest pending file has waited long enough (or the input ended and timers are drained). */
+  /** The oldest pending file has waited long enough (or the runner drains timers at the end). */
   @OnTimer(DELAY)
   public void onDelay(
       @StateId(FILES) BagState<WrittenFile> files,
       @StateId(BYTES) ValueState<Long> bytes,
       @StateId(HOLD) ValueState<Instant> hold,
       @StateId(DEADLINE) ValueState<Instant> deadline,
+      @StateId(ARRIVAL) ValueState<String> arrival,
+      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
+      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(DELAY) Timer delay,
       @TimerId(END) Timer end,
-      OutputReceiver<List<WrittenFile>> out) {
-    emitPending(files, bytes, hold, deadline, delay, end, out);
+      @TimerId(COMMIT) Timer commit,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    Instant held = hold.read();
+    List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
+    if (group.isEmpty()) {
+      return; // a released timer
+    }
+    String mark = arrival.read();
+    arrival.clear();
+    // at the hold: this timer's output timestamp, never behind the output watermark
+    seal(group, held, mark, sealed, sealedMark, sealedHold, commit, out);
   }
 
+  /** The input ended: every pending and sealed group is published now (no checkpoint follows). */
   @OnTimer(END)
   public void onEnd(
+      OnTimerContext context,
       @StateId(FILES) BagState<WrittenFile> files,
       @StateId(BYTES) ValueState<Long> bytes,
       @StateId(HOLD) ValueState<Instant> hold,
       @StateId(DEADLINE) ValueState<Instant> deadline,
+      @StateId(ARRIVAL) ValueState<String> arrival,
+      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
+      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(DELAY) Timer delay,
       @TimerId(END) Timer end,
-      OutputReceiver<List<WrittenFile>> out) {
-    emitPending(files, bytes, hold, deadline, delay, end, out);
-  }
-
-  private static void emitPending(
-      BagState<WrittenFile> files,
-      ValueState<Long> bytes,
-      ValueState<Instant> hold,
-      ValueState<Instant> deadline,
-      Timer delay,
-      Timer end,
-      OutputReceiver<List<WrittenFile>> out) {
+      @TimerId(COMMIT) Timer commit,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    if (context.fireTimestamp().isBefore(GlobalWindow.INSTANCE.maxTimestamp())) {
+      return; // a released timer (see TimerHolds), not the end of the input
+    }
     Instant held = hold.read();
     List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
+    arrival.clear();
+    // not before this timer's output timestamp (the pending hold), as the runner demands
+    Instant notBefore = context.timestamp();
+    List<KV<Instant, List<WrittenFile>>> groups = new ArrayList<>();
+    sealed.read().forEach(groups::add);
     if (!group.isEmpty()) {
-      // at the hold: the timer's output timestamp, never behind the output watermark
-      out.outputWithTimestamp(group, held != null ? held : GlobalWindow.INSTANCE.maxTimestamp());
+      groups.add(KV.of(held, group));
     }
+    if (groups.isEmpty()) {
+      return;
+    }
+    publish(groups, notBefore, out);
+    boolean armed = sealedHold.read() != null;
+    clearSealed(sealed, sealedMark, sealedHold);
+    if (armed) {
+      TimerHolds.releaseProcessingTime(commit);
+    }
+  }
+
+  /**
+   * Publishes the sealed groups once their files are durable; otherwise polls again. A firing
+   * before its time means the runner drains timers at the end of the input: published at once.
+   */
+  @OnTimer(COMMIT)
+  public void onCommit(
+      OnTimerContext context,
+      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
+      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
+      @TimerId(COMMIT) Timer commit,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    Instant held = sealedHold.read();
+    if (held == null) {
+      return; // a released timer
+    }
+    String mark = sealedMark.read();
+    boolean draining = context.fireTimestamp().getMillis() > System.currentTimeMillis();
+    if (mark != null && !marks.isDurable(mark) && !draining) {
+      commit.withOutputTimestamp(held).offset(Duration.millis(pollMillis)).setRelative();
+      return;
+    }
+    List<KV<Instant, List<WrittenFile>>> groups = new ArrayList<>();
+    sealed.read().forEach(groups::add);
+    publish(groups, held, out);
+    clearSealed(sealed, sealedMark, sealedHold); // fired: its hold is gone, nothing to release
+  }
+
+  /**
+   * A group is complete: published now on runners that never restore, otherwise kept (with the
+   * latest arrival mark of its files) until its files are durable.
+   */
+  private void seal(
+      List<WrittenFile> group,
+      Instant timestamp,
+      String mark,
+      BagState<KV<Instant, List<WrittenFile>>> sealed,
+      ValueState<String> sealedMark,
+      ValueState<Instant> sealedHold,
+      Timer commit,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    if (pollMillis == 0) {
+      publish(List.of(KV.of(timestamp, group)), timestamp, out);
+      return;
+    }
+    sealed.add(KV.of(timestamp, group));
+    String latest = sealedMark.read();
+    // marks of this instance grow; a mark from restored state is durable and never the latest
+    if (mark != null && (latest == null || marks.isOwn(mark))) {
+      sealedMark.write(mark);
+    }
+    Instant held = sealedHold.read();
+    if (held == null || timestamp.isBefore(held)) {
+      // allowed: the timestamp is the current element's, or the firing timer's output timestamp
+      sealedHold.write(timestamp);
+      commit.withOutputTimestamp(timestamp).offset(Duration.millis(pollMillis)).setRelative();
+    }
+  }
+
+  private void publish(
+      List<KV<Instant, List<WrittenFile>>> groups, Instant notBefore, OutputReceiver<WrittenFile> out)
+      throws IOException {
+    for (KV<Instant, List<WrittenFile>> group : groups) {
+      List<WrittenFile> visible = compactor.compact(group.getValue());
+      Instant at = group.getKey().isBefore(notBefore) ? notBefore : group.getKey();
+      for (WrittenFile file : visible) {
+        CompactionFailpoints.reached(CompactionFailpoints.Point.BEFORE_EMIT, file.path());
+        out.outputWithTimestamp(file, at);
+      }
+    }
+  }
+
+  private static void clearSealed(
+      BagState<KV<Instant, List<WrittenFile>>> sealed,
+      ValueState<String> sealedMark,
+      ValueState<Instant> sealedHold) {
+    sealed.clear();
+    sealedMark.clear();
+    sealedHold.clear();
   }
 
   private static List<WrittenFile> drain(
@@ -171,7 +406,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, List<WrittenFile>
     deadline.clear();
     if (held != null) {
       // the timers are armed and hold at `held`: not clear() alone, which keeps the hold on Flink
-      // (see TimerHolds); their replacements fire with nothing pending and emit nothing
+      // (see TimerHolds); their replacements fire with nothing pending and do nothing
       TimerHolds.releaseProcessingTime(delay);
       TimerHolds.releaseEventTime(end, held);
     }

@@ -13,9 +13,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.joda.time.Instant;
 import org.slf4j.Logger;
@@ -27,11 +30,34 @@ import org.slf4j.LoggerFactory;
  * name, then deletes the inputs (and whatever else the writer derived from their names, such as
  * segments). A single input is just renamed.
  *
- * <p>Idempotent, so a retry after a failure at any step finishes the job: if the visible merged file
- * exists, an earlier attempt published it and only the deletion of inputs is left; otherwise every
- * input still exists (inputs are deleted only after the merged file is visible), and the merge is
- * done again over any partial hidden output. Rows are never visible twice: inputs are hidden, and
- * only the merged file is ever renamed.
+ * <h2>Idempotent for any replay of durable files</h2>
+ *
+ * The caller ({@link GroupFilesFn}) hands over only files whose <em>closing</em> is durable (in a
+ * completed checkpoint), so their contents never change and their rows are never written into
+ * another file; the group they form may still be formed again after a restore, the same or with
+ * more files. Every step keeps this invariant: <b>each input's rows are in exactly one visible
+ * file, the input itself (hidden), its visible rename, or one visible merged file whose sidecar
+ * names it</b>.
+ *
+ * <ol>
+ *   <li>One listing of the directory finds what earlier attempts did: visible merged files and the
+ *       inputs their sidecars ({@link ReplacedFiles}) name, and hidden merged files that were never
+ *       published.
+ *   <li>An input that a visible merged file names, or whose visible rename exists, is done: it is
+ *       not merged again (what is left of it is deleted), and the visible file is returned again
+ *       (the step after a restore has forgotten it). So a replay never merges a subset into a second
+ *       output, and a group re-formed with more files merges only the files not yet published.
+ *   <li>A hidden merged file of this write (and a sidecar without visible merged file) is left over
+ *       from a failed attempt: a partition's groups are compacted one at a time by one keyed step,
+ *       each published before the next starts. It is deleted, so nothing hidden is left behind when
+ *       the group is re-formed differently (a replay of the same group writes it again).
+ *   <li>The remaining inputs: the merge (over any partial output of the same name), the sidecar
+ *       (before the rename, so a visible merged file always says what it holds), the rename (the
+ *       commit point: inputs are hidden, so rows are in one visible file before and after it), and
+ *       the deletion of the inputs.
+ * </ol>
+ *
+ * An input missing with no visible file holding it is an error (someone else deleted it).
  */
 final class PartitionCompactor {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionCompactor.class);
@@ -46,126 +72,176 @@ final class PartitionCompactor {
   }
 
   /**
-   * Publishes the files of {@code group} (hidden, same partition directory) as one visible file;
-   * null when an earlier attempt already published all of them. The merged file gets a hidden
-   * sidecar naming its inputs ({@link ReplacedFiles}), kept with it.
+   * Publishes the files of {@code group} (hidden, same partition directory) and returns the visible
+   * files that hold their rows: the new merged (or renamed) file, and the files earlier attempts
+   * published for part of the group (each returned when all of its inputs are in the group, so its
+   * row count is known). Merged files keep a hidden sidecar naming their inputs ({@link
+   * ReplacedFiles}).
    */
-  WrittenFile compact(List<WrittenFile> group) throws IOException {
+  List<WrittenFile> compact(List<WrittenFile> group) throws IOException {
     if (group.isEmpty()) {
       throw new IllegalArgumentException("nothing to compact");
     }
-    if (group.size() == 1) {
-      WrittenFile only = group.get(0);
-      Path visible = FileOps.publish(Path.of(only.path()));
-      deleteDerived(Path.of(only.path()));
-      return only.withPath(visible.toString());
-    }
     Path dir = Path.of(group.get(0).path()).getParent();
-    // A group replayed after a failure in the end-of-input drain (where stable input is processed
-    // before a checkpoint) may be formed differently from the one an earlier attempt published:
-    // files that a visible merged file already holds (its sidecar says so) are not merged again.
-    Set<String> published = alreadyMerged(group) ? Set.of() : publishedInputs(dir);
-    List<Path> inputs = new ArrayList<>(group.size());
-    List<String> names = new ArrayList<>(group.size());
-    List<WrittenFile> remaining = new ArrayList<>(group.size());
+    Map<String, WrittenFile> byName = new LinkedHashMap<>();
     for (WrittenFile file : group) {
-      Path path = Path.of(file.path());
-      if (published.contains(path.getFileName().toString())) {
-        FileOps.deleteQuietly(path);
-        deleteDerived(path);
-        continue;
+      byName.put(Path.of(file.path()).getFileName().toString(), file);
+    }
+    Listing listing = Listing.of(dir, writeUuid);
+
+    List<WrittenFile> published = new ArrayList<>();
+    Set<String> mergedBefore = new HashSet<>();
+    List<WrittenFile> remaining = new ArrayList<>();
+    for (Map.Entry<String, WrittenFile> entry : byName.entrySet()) {
+      String name = entry.getKey();
+      Path hidden = dir.resolve(name);
+      Path renamed = dir.resolve(PartFileName.visibleOf(name));
+      Path merged = listing.visibleMergedOf.get(name);
+      if (merged != null) {
+        // an earlier attempt merged it: only the clean-up may be left
+        FileOps.deleteQuietly(hidden);
+        deleteDerived(hidden);
+        mergedBefore.add(merged.getFileName().toString());
+      } else if (!Files.exists(hidden, LinkOption.NOFOLLOW_LINKS)
+          && Files.exists(renamed, LinkOption.NOFOLLOW_LINKS)) {
+        // an earlier attempt published it alone
+        deleteDerived(hidden);
+        published.add(entry.getValue().withPath(renamed.toString()));
+      } else {
+        remaining.add(entry.getValue());
       }
-      inputs.add(path);
-      names.add(path.getFileName().toString());
-      remaining.add(file);
+    }
+    for (String mergedName : mergedBefore) {
+      List<String> inputs = listing.inputsOf.get(mergedName);
+      if (byName.keySet().containsAll(inputs)) {
+        List<WrittenFile> parts = new ArrayList<>();
+        inputs.forEach(n -> parts.add(byName.get(n)));
+        published.add(describe(parts, dir.resolve(mergedName)));
+      } else {
+        LOG.warn("{} holds files of a group in {} and others ({}): not reported again", mergedName, dir, inputs);
+      }
     }
     if (remaining.size() < group.size()) {
-      LOG.warn("{} of {} files of a group in {} were already published by an earlier attempt",
+      LOG.info("{} of {} files of a group in {} were published by an earlier attempt",
           group.size() - remaining.size(), group.size(), dir);
-      if (remaining.isEmpty()) {
-        return null;
-      }
-      if (remaining.size() == 1) {
-        return compact(remaining);
-      }
-      group = remaining;
+    }
+    for (Path garbage : listing.unpublished) {
+      LOG.info("Deleting {}: an earlier attempt merged files of this partition but never published it", garbage);
+      FileOps.deleteQuietly(garbage);
+    }
+    if (!remaining.isEmpty()) {
+      published.add(remaining.size() == 1 ? rename(remaining.get(0)) : merge(dir, remaining));
+    }
+    return published;
+  }
+
+  private static WrittenFile rename(WrittenFile only) throws IOException {
+    Path hidden = Path.of(only.path());
+    Path visible = FileOps.publish(hidden);
+    deleteDerived(hidden);
+    return only.withPath(visible.toString());
+  }
+
+  private WrittenFile merge(Path dir, List<WrittenFile> group) throws IOException {
+    List<Path> inputs = new ArrayList<>(group.size());
+    List<String> names = new ArrayList<>(group.size());
+    for (WrittenFile file : group) {
+      Path path = Path.of(file.path());
+      inputs.add(path);
+      names.add(path.getFileName().toString());
     }
     String extension = PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
     String hiddenName = CompactedFileName.hidden(writeUuid, names, extension);
     Path hidden = dir.resolve(hiddenName);
     Path visible = dir.resolve(PartFileName.visibleOf(hiddenName));
-    if (Files.exists(visible, LinkOption.NOFOLLOW_LINKS)) {
-      LOG.info("{} was published by an earlier attempt; deleting its inputs", visible);
-    } else {
-      for (Path input : inputs) {
-        if (!Files.exists(input, LinkOption.NOFOLLOW_LINKS)) {
-          throw new NoSuchFileException(
-              input.toString(),
-              visible.toString(),
-              "compaction input is missing and the merged file is not published: deleted by"
-                  + " someone else while the write was running?");
-        }
+    for (Path input : inputs) {
+      if (!Files.exists(input, LinkOption.NOFOLLOW_LINKS)) {
+        throw new NoSuchFileException(
+            input.toString(),
+            visible.toString(),
+            "compaction input is missing and no visible file holds it: deleted by someone else"
+                + " while the write was running?");
       }
-      merge(inputs, dir, hiddenName);
-      CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_MERGE, visible.toString());
-      ReplacedFiles.write(visible, names); // before the rename: a visible merged file is always listed
-      FileOps.publish(hidden);
-      CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_PUBLISH, visible.toString());
     }
+    FileOps.deleteQuietly(hidden); // a partial output of a failed attempt
+    OutputStream out = FileOps.createHidden(dir, hiddenName);
+    try {
+      merger.merge(inputs, out);
+    } catch (IOException | RuntimeException e) {
+      FileOps.deleteQuietly(hidden);
+      throw e;
+    }
+    CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_MERGE, visible.toString());
+    ReplacedFiles.write(visible, names); // before the rename: a visible merged file is always listed
+    FileOps.publish(hidden);
+    CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_PUBLISH, visible.toString());
     for (Path input : inputs) {
       FileOps.deleteQuietly(input);
       deleteDerived(input);
     }
     CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_DELETE, visible.toString());
+    WrittenFile merged = describe(group, visible);
+    LOG.debug("Compacted {} files of {} into {} ({} rows, {} bytes)",
+        group.size(), dir, visible, merged.rowCount(), merged.sizeBytes());
+    return merged;
+  }
+
+  /** The visible merged file of {@code inputs}: their rows and time range, its size. */
+  private static WrittenFile describe(List<WrittenFile> inputs, Path visible) throws IOException {
     long rows = 0;
-    Instant min = group.get(0).minTimestamp();
-    Instant max = group.get(0).maxTimestamp();
-    for (WrittenFile file : group) {
+    Instant min = inputs.get(0).minTimestamp();
+    Instant max = inputs.get(0).maxTimestamp();
+    for (WrittenFile file : inputs) {
       rows += file.rowCount();
       min = file.minTimestamp().isBefore(min) ? file.minTimestamp() : min;
       max = file.maxTimestamp().isAfter(max) ? file.maxTimestamp() : max;
     }
-    long size = Files.size(visible);
-    LOG.debug("Compacted {} files of {} into {} ({} rows, {} bytes)", group.size(), dir, visible, rows, size);
-    return WrittenFile.of(group.get(0).partitionPath(), visible.toString(), rows, size, min, max);
+    return WrittenFile.of(
+        inputs.get(0).partitionPath(), visible.toString(), rows, Files.size(visible), min, max);
   }
 
-  /** True if the merged file of exactly this group is visible (an exact replay). */
-  private boolean alreadyMerged(List<WrittenFile> group) {
-    List<String> names = new ArrayList<>();
-    for (WrittenFile file : group) {
-      names.add(Path.of(file.path()).getFileName().toString());
-    }
-    String extension = PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
-    Path dir = Path.of(group.get(0).path()).getParent();
-    return Files.exists(dir.resolve(CompactedFileName.visible(writeUuid, names, extension)));
-  }
+  /** What earlier compactions of this write left in a partition directory. */
+  private static final class Listing {
+    /** Input name → the visible merged file whose sidecar names it. */
+    final Map<String, Path> visibleMergedOf = new HashMap<>();
+    /** Visible merged file name → the inputs its sidecar names. */
+    final Map<String, List<String>> inputsOf = new HashMap<>();
+    /**
+     * Hidden merged files of this write, and sidecars of merged files that are not visible. A
+     * partition is compacted by one keyed step, one group at a time, each published before the
+     * next starts: at the start of a compaction every such file is left over from a failed attempt
+     * and will never be published (a replay writes its group's merged file again).
+     */
+    final List<Path> unpublished = new ArrayList<>();
 
-  /** The input names that visible merged files of {@code dir} hold, from their sidecars. */
-  private static Set<String> publishedInputs(Path dir) throws IOException {
-    Set<String> names = new HashSet<>();
-    try (Stream<Path> entries = Files.list(dir)) {
-      for (Path entry : (Iterable<Path>) entries::iterator) {
-        String name = entry.getFileName().toString();
-        if (ReplacedFiles.isSidecar(name) && Files.exists(ReplacedFiles.mergedOf(entry))) {
-          names.addAll(ReplacedFiles.read(ReplacedFiles.mergedOf(entry)));
+    static Listing of(Path dir, String writeUuid) throws IOException {
+      Listing listing = new Listing();
+      try (Stream<Path> entries = Files.list(dir)) {
+        for (Path entry : (Iterable<Path>) entries::iterator) {
+          String name = entry.getFileName().toString();
+          if (ReplacedFiles.isSidecar(name)) {
+            Path merged = ReplacedFiles.mergedOf(entry);
+            if (Files.exists(merged, LinkOption.NOFOLLOW_LINKS)) {
+              List<String> inputs = ReplacedFiles.read(merged);
+              inputs.forEach(n -> listing.visibleMergedOf.put(n, merged));
+              listing.inputsOf.put(merged.getFileName().toString(), inputs);
+            } else if (isOfWrite(merged.getFileName().toString(), writeUuid)) {
+              listing.unpublished.add(entry);
+            }
+          } else if (PartFileName.isInProgress(name)
+              && CompactedFileName.isCompacted(name)
+              && isOfWrite(name, writeUuid)) {
+            listing.unpublished.add(entry);
+          }
         }
+      } catch (NoSuchFileException e) {
+        // no directory: nothing published
       }
-    } catch (NoSuchFileException e) {
-      // no directory: nothing published
+      return listing;
     }
-    return names;
-  }
 
-  private void merge(List<Path> inputs, Path dir, String hiddenName) throws IOException {
-    Path target = dir.resolve(hiddenName);
-    FileOps.deleteQuietly(target); // a partial output of a failed attempt
-    OutputStream out = FileOps.createHidden(dir, hiddenName);
-    try {
-      merger.merge(inputs, out);
-    } catch (IOException | RuntimeException e) {
-      FileOps.deleteQuietly(target);
-      throw e;
+    private static boolean isOfWrite(String name, String writeUuid) {
+      return PartFileName.parse(name).map(parts -> parts.uuid().equals(writeUuid)).orElse(false);
     }
   }
 
