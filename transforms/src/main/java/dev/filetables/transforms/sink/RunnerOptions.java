@@ -40,6 +40,13 @@ final class RunnerOptions {
         .orElse(false);
   }
 
+  /** Flink's {@code --finishBundleBeforeCheckpointing}. */
+  static boolean flinkFinishBundleBeforeCheckpointing(PipelineOptions options) {
+    return get(options, FLINK_OPTIONS, "getFinishBundleBeforeCheckpointing")
+        .map(v -> (Boolean) v)
+        .orElse(false);
+  }
+
   /** Flink's {@code --maxBundleSize} (elements per bundle); empty when not on the class path. */
   static Optional<Long> flinkMaxBundleSize(PipelineOptions options) {
     return get(options, FLINK_OPTIONS, "getMaxBundleSize").map(v -> ((Number) v).longValue());

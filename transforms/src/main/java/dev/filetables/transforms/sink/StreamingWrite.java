@@ -195,8 +195,10 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
     PCollection<WrittenFile> closed =
         rows.apply(
                 "AssignWriters",
-                ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
-            .setCoder(KvCoder.of(WriterKeyCoder.of(), FileRowCoder.of(table.fileSchema())))
+                ParDo.of(
+                    new AssignWritersFn(
+                        table, input.getSchema(), byPartition, writers, batching(options))))
+            .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
             .apply(
                 "RollingWriter",
                 ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
@@ -208,6 +210,15 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
     return closed
         .apply("Publish", ParDo.of(new PublishStableFn(files)))
         .setCoder(WrittenFileCoder.of());
+  }
+
+  /**
+   * Whether rows cross the writer's shuffle in batches ({@link AssignWritersFn}): not on Flink
+   * without {@code --finishBundleBeforeCheckpointing=true}, where a bundle's output at a checkpoint
+   * waits for the next input row.
+   */
+  static boolean batching(PipelineOptions options) {
+    return !RunnerOptions.isFlink(options) || RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
   }
 
   /** Elements per bundle below which the sink's segments are called tiny. */
