@@ -113,6 +113,10 @@ final class StreamingScenarios {
     // it, finish() processes the buffer (stable-input DoFns must then be idempotent for that last
     // stretch: a failure before the final checkpoint replays it).
     options.setEnableStableInputDrain(true);
+    // as the flink-local preset: bundles end before the barrier, and the sink batches rows for its
+    // shuffle (-Dfiletables.finishBundleBeforeCheckpointing=false tests the unbatched path)
+    options.setFinishBundleBeforeCheckpointing(
+        Boolean.parseBoolean(System.getProperty("filetables.finishBundleBeforeCheckpointing", "true")));
     return options;
   }
 

@@ -22,8 +22,15 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * rows ─► AssignWriters ─► RollingWriter (stateful, per partition × writer) ─► Publish (stable input)
- *         key + project      segment per bundle on disk, rolls, emits hidden file  rename, drop segments
+ *         key + project,     segment per bundle on disk, rolls, emits hidden file  rename, drop segments
+ *         batch per key
  * </pre>
+ *
+ * Rows travel to the writer in {@link RowBatch batches} per key, encoded as the writer's spill
+ * segments store them, so the per-element costs of the keyed shuffle (key encoding, network record,
+ * state and timer binding) are paid per batch; see {@link AssignWritersFn} for when batches are
+ * output and why Flink needs {@code --finishBundleBeforeCheckpointing=true} for them ({@link
+ * #batching}).
  *
  * <h2>Exactly-once without trusting DoFn memory</h2>
  *
@@ -39,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A segment counted in committed state is always complete on disk: the Flink runner finishes
  * the open bundle inside its {@code snapshotState}, before it snapshots the keyed state (Beam 2.62
- * {@code DoFnOperator}), and the Direct runner commits a bundle's state after {@code @FinishBundle}.
+ * {@code DoFnOperator}; with {@code --finishBundleBeforeCheckpointing=true} even earlier, before the
+ * barrier), and the Direct runner commits a bundle's state after {@code @FinishBundle}.
  * After a failure, the runner restores the state of the last completed checkpoint and replays the
  * input that came after it. The restored count says which segment comes next, so the replay
  * rewrites segment n (and the merged file) under the same names, replacing what the failed attempt
