@@ -174,6 +174,11 @@ public final class StreamingSinkBenchmark {
       System.out.printf("  wall time (submit → job end):          %s%n", BenchJobs.seconds(ended - submitted));
       System.out.printf("  start-up (submit → first row):         %s%n", BenchJobs.seconds(firstRow - submitted));
       System.out.printf("  job time (first row → last file visible): %s%n", BenchJobs.seconds(jobMillis));
+      // the end of a finite input: the last files close when the watermark reaches the end
+      System.out.printf("    of which rows emitted (first → last row) %s: %,.0f rows/s; last row → last file visible %s%n",
+          BenchJobs.seconds(log.lastMillis() - firstRow),
+          rows * 1000.0 / Math.max(1, log.lastMillis() - firstRow),
+          BenchJobs.seconds(lastFile - log.lastMillis()));
       System.out.printf("  rows visible: %,d of %,d%s%n", contents.rowCount(), rows,
           contents.rowCount() == rows ? "" : "  <-- MISMATCH");
       System.out.printf("  throughput: %,.0f rows/s, %.1f MB/s (output bytes %s)%n",
