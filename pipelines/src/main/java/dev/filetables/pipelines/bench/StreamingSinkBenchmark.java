@@ -24,7 +24,8 @@ import org.apache.flink.runtime.jobmaster.JobResult;
  * Streaming throughput of {@code FileTableIO.write} on the Flink runner (issue 3, point 8): a local
  * Flink cluster in this JVM (parallelism 2 by default), EXACTLY_ONCE checkpoints every 2 s, a finite
  * {@link OrdersSource} of 2 M rows spread over 48 hourly partitions, Parquet. Prints wall time, job
- * time (first row emitted → last file visible, so cluster start-up and job submission are excluded),
+ * time (first row emitted → last file visible, so cluster start-up and job submission are excluded;
+ * the last files are published when the finite input ends, as {@code --enableStableInputDrain} does),
  * rows/s and MB/s of job time, files per partition, and, in a second run, heap and checkpoint size
  * while 200 partitions are open.
  *
@@ -38,6 +39,7 @@ import org.apache.flink.runtime.jobmaster.JobResult;
  *   [--open-partitions=200] [--memory-seconds=30] [--memory-rate=20000]
  *   [--skip-throughput=false] [--skip-memory=false] [--timeout-s=600] [--sink=filetables|discard]
  *   [--disable-metrics=false] [--buffer-size=bytes (FileTableIO.Write#withBufferSize)]
+ *   [--finish-bundle-before-checkpointing=true (false: the sink sends rows unbatched)]
  * </pre>
  *
  * {@code --sink=discard} runs the same job with a step that drops the rows instead of the sink: the
@@ -65,6 +67,7 @@ public final class StreamingSinkBenchmark {
   private final boolean discard;
   private final boolean disableMetrics;
   private final long bufferSize;
+  private final boolean finishBundleBeforeCheckpointing;
 
   private StreamingSinkBenchmark(BenchArgs args) {
     rows = args.longValue("rows", 2_000_000);
@@ -85,6 +88,7 @@ public final class StreamingSinkBenchmark {
     discard = sink.equals("discard");
     disableMetrics = args.bool("disable-metrics", false);
     bufferSize = args.longValue("buffer-size", 0);
+    finishBundleBeforeCheckpointing = args.bool("finish-bundle-before-checkpointing", true);
   }
 
   public static void main(String[] argv) throws Exception {
@@ -117,7 +121,8 @@ public final class StreamingSinkBenchmark {
 
   private String sinkSettings() {
     return "options " + tableOptions + (bufferSize > 0 ? ", buffer size " + bufferSize : "")
-        + (disableMetrics ? ", Beam metrics off" : "");
+        + (disableMetrics ? ", Beam metrics off" : "")
+        + (finishBundleBeforeCheckpointing ? "" : ", finishBundleBeforeCheckpointing off (no row batches)");
   }
 
   private void throughput(LocalFlinkCluster cluster) throws Exception {
@@ -128,6 +133,8 @@ public final class StreamingSinkBenchmark {
     FlinkPipelineOptions options = BenchJobs.options(cluster, "throughput-" + logId, parallelism, checkpointMillis);
     // Beam's Flink runner updates its metrics on every source advance and element
     options.setDisableMetrics(disableMetrics);
+    // false: bundles end inside the snapshot, and the sink sends rows one by one (no batches)
+    options.setFinishBundleBeforeCheckpointing(finishBundleBeforeCheckpointing);
 
     System.out.printf(
         "%nThroughput%s: %,d rows, %d partitions, %s, checkpoints every %d ms, parallelism %d, %s%n",
@@ -167,6 +174,11 @@ public final class StreamingSinkBenchmark {
       System.out.printf("  wall time (submit → job end):          %s%n", BenchJobs.seconds(ended - submitted));
       System.out.printf("  start-up (submit → first row):         %s%n", BenchJobs.seconds(firstRow - submitted));
       System.out.printf("  job time (first row → last file visible): %s%n", BenchJobs.seconds(jobMillis));
+      // the end of a finite input: the last files close when the watermark reaches the end
+      System.out.printf("    of which rows emitted (first → last row) %s: %,.0f rows/s; last row → last file visible %s%n",
+          BenchJobs.seconds(log.lastMillis() - firstRow),
+          rows * 1000.0 / Math.max(1, log.lastMillis() - firstRow),
+          BenchJobs.seconds(lastFile - log.lastMillis()));
       System.out.printf("  rows visible: %,d of %,d%s%n", contents.rowCount(), rows,
           contents.rowCount() == rows ? "" : "  <-- MISMATCH");
       System.out.printf("  throughput: %,.0f rows/s, %.1f MB/s (output bytes %s)%n",

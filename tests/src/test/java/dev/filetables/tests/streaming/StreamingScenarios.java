@@ -113,12 +113,11 @@ final class StreamingScenarios {
     // it, finish() processes the buffer (stable-input DoFns must then be idempotent for that last
     // stretch: a failure before the final checkpoint replays it).
     options.setEnableStableInputDrain(true);
-    // what `filetables run` sets for a watched source: bundles end at every checkpoint (the sink
-    // then closes its segments in @FinishBundle right before the snapshot); the whole suite can run
-    // so with -Dfiletables.finishBundleBeforeCheckpointing=true
-    if (Boolean.getBoolean(FINISH_BUNDLE_PROPERTY)) {
-      options.setFinishBundleBeforeCheckpointing(true);
-    }
+    // as the flink-local preset: bundles end before the barrier (the sink then closes its segments in
+    // @FinishBundle right before the snapshot, and batches rows for its shuffle);
+    // -Dfiletables.finishBundleBeforeCheckpointing=false tests the unbatched path
+    options.setFinishBundleBeforeCheckpointing(
+        Boolean.parseBoolean(System.getProperty(FINISH_BUNDLE_PROPERTY, "true")));
     return options;
   }
 

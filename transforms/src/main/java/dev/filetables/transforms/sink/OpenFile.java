@@ -60,6 +60,14 @@ final class OpenFile {
     lastWrite = Math.max(lastWrite, now);
   }
 
+  /** Records {@code count} rows with timestamps between {@code min} and {@code max}. */
+  void add(int count, long min, long max, long now) {
+    rows += count;
+    minTimestamp = Math.min(minTimestamp, min);
+    maxTimestamp = Math.max(maxTimestamp, max);
+    lastWrite = Math.max(lastWrite, now);
+  }
+
   /**
    * Records that the next segment begins; {@code previousBytes} is the size of the segment before
    * it (ignored for the first). Returns the new segment's number.

@@ -109,7 +109,7 @@ import org.slf4j.LoggerFactory;
  * longer than inactivity-interval + check-interval. {@code check} and {@code end} may therefore
  * fire when no file is open: they do nothing then.
  */
-class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
+class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   private static final Logger LOG = LoggerFactory.getLogger(RollingWriterFn.class);
 
   private static final String FILE = "file";
@@ -149,6 +149,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
 
   private transient FileFormat format;
   private transient FileMerger merger;
+  /** Decodes the rows of a batch when they cannot be appended as they are. */
+  private transient org.apache.beam.sdk.coders.Coder<Row> rowCoder;
   private transient boolean commitWatched;
   /** Files may close at a bundle end (roll at the commit point); null until the first bundle. */
   private transient Boolean rollAtCommit;
@@ -191,6 +193,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
             : FileMergers.of(format, fileSchema);
     openSegments = new HashMap<>();
     closingAtBundleEnd = new HashMap<>();
+    rowCoder = FileRowCoder.of(fileSchema);
     spillRatio = 1.0;
   }
 
@@ -268,8 +271,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
 
   @ProcessElement
   public void processElement(
-      @Element KV<WriterKey, Row> element,
-      @Timestamp Instant timestamp,
+      @Element KV<WriterKey, RowBatch> element,
       @StateId(FILE) ValueState<OpenFile> fileState,
       @StateId(LAST_COUNTER) ValueState<Long> lastCounter,
       @TimerId(CHECK) Timer check,
@@ -288,30 +290,52 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
     }
     long now = check.getCurrentRelativeTime().getMillis();
     WriterKey key = element.getKey();
+    RowBatch batch = element.getValue();
     OpenSegment open = openSegments.get(key);
-    // within a bundle the open segment's file is the state's (written back after every row)
+    // within a bundle the open segment's file is the state's (written back after every batch)
     OpenFile file = open != null ? open.file : fileState.read();
     if (file != null && closedAtEarlierBundleEnd(key, file)) {
       settleClosed(file, check, end, forget, fileState);
       file = null;
     }
-    boolean holdMoved;
+    boolean holdMoved = false;
+    RowBatch.Rows rows = null;
+    int next = 0;
+    while (next < batch.size()) {
+      if (file == null) {
+        file = open(key, now, lastCounter);
+        holdMoved = true;
+      }
+      SegmentWriter segment = segmentOf(key, file);
+      if (next == 0 && segment.takesEncoded() && fits(file, segment, batch)) {
+        // the common case: the whole batch goes into the segment as it is, without decoding
+        holdMoved |= batch.minTimestamp() < file.minTimestamp;
+        segment.writeEncoded(batch.encoded());
+        file.add(batch.size(), batch.minTimestamp(), batch.maxTimestamp(), now);
+        next = batch.size();
+      } else {
+        // row by row: the file may roll by size within the batch
+        if (rows == null) {
+          rows = batch.rows(rowCoder);
+        }
+        long timestamp = batch.timestamp(next++);
+        holdMoved |= timestamp < file.minTimestamp;
+        segment.write(rows.next());
+        file.add(timestamp, now);
+        if (estimatedSize(file, segment) >= policy.fileSize()) {
+          // emitted at the batch's timestamp, its smallest row timestamp
+          out.output(close(key, file, check, end, forget, fileState, lastCounter));
+          file = null;
+          holdMoved = false;
+          continue;
+        }
+      }
+      if (segment.bytes() >= policy.segmentSize()) {
+        closeSegment(key); // the next row begins the next segment
+      }
+    }
     if (file == null) {
-      file = open(key, now, lastCounter);
-      holdMoved = true;
-    } else {
-      holdMoved = timestamp.getMillis() < file.minTimestamp;
-    }
-    SegmentWriter segment = segmentOf(key, file);
-    segment.write(element.getValue());
-    file.add(timestamp.getMillis(), now);
-
-    if (estimatedSize(file, segment) >= policy.fileSize()) {
-      out.output(close(key, file, check, end, forget, fileState, lastCounter));
-      return;
-    }
-    if (segment.bytes() >= policy.segmentSize()) {
-      closeSegment(key); // the next row begins the next segment
+      return; // the last row filled the file
     }
     if (!file.closesAtBundleEnd && closesAtCommit(file, now)) {
       file.closesAtBundleEnd = true;
@@ -321,9 +345,16 @@ class RollingWriterFn extends DoFn<KV<WriterKey, Row>, WrittenFile> {
       closingAtBundleEnd.put(key, file);
     }
     if (holdMoved) {
-      // allowed here: the new hold is this element's own timestamp
+      // allowed here: the new hold is at or after this element's timestamp, the batch's smallest
       arm(file, now, check, end);
     }
+  }
+
+  /** True when the whole batch can go into the open segment without the file reaching its size. */
+  private boolean fits(OpenFile file, SegmentWriter segment, RowBatch batch) {
+    long bytes = file.closedBytes + segment.bytes() + batch.encoded().length;
+    long estimated = segmentKind == SegmentKind.SPILL ? (long) (bytes * spillRatio) : bytes;
+    return estimated < policy.fileSize();
   }
 
   @OnTimer(CHECK)

@@ -54,6 +54,19 @@ abstract class SegmentWriter implements AutoCloseable {
 
   abstract void write(Row row) throws IOException;
 
+  /**
+   * True when {@link #writeEncoded} takes rows in the encoding of the sink's row coder as they are
+   * (spill segments, whose layout that is).
+   */
+  boolean takesEncoded() {
+    return false;
+  }
+
+  /** Appends rows encoded with the sink's row coder ({@link RowBatch#encoded}) as they are. */
+  void writeEncoded(byte[] rows) throws IOException {
+    throw new UnsupportedOperationException("only spill segments take encoded rows");
+  }
+
   /** Bytes of the segment so far (an estimate for Parquet, whose pages are written at close). */
   abstract long bytes();
 
@@ -110,6 +123,16 @@ abstract class SegmentWriter implements AutoCloseable {
     @Override
     void write(Row row) throws IOException {
       coder.encode(row, out);
+    }
+
+    @Override
+    boolean takesEncoded() {
+      return true;
+    }
+
+    @Override
+    void writeEncoded(byte[] rows) throws IOException {
+      out.write(rows, 0, rows.length);
     }
 
     @Override

@@ -25,8 +25,15 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * rows ─► AssignWriters ─► RollingWriter (stateful, per partition × writer) ─► Publish (stable input)
- *         key + project      segment per bundle on disk, rolls, emits hidden file  rename, drop segments
+ *         key + project,     segment per bundle on disk, rolls, emits hidden file  rename, drop segments
+ *         batch per key
  * </pre>
+ *
+ * Rows travel to the writer in {@link RowBatch batches} per key, encoded as the writer's spill
+ * segments store them, so the per-element costs of the keyed shuffle (key encoding, network record,
+ * state and timer binding) are paid per batch; see {@link AssignWritersFn} for when batches are
+ * output and why Flink needs {@code --finishBundleBeforeCheckpointing=true} for them ({@link
+ * #batching}).
  *
  * <h2>Exactly-once without trusting DoFn memory</h2>
  *
@@ -42,7 +49,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A segment counted in committed state is always complete on disk: the Flink runner finishes
  * the open bundle inside its {@code snapshotState}, before it snapshots the keyed state (Beam 2.62
- * {@code DoFnOperator}), and the Direct runner commits a bundle's state after {@code @FinishBundle}.
+ * {@code DoFnOperator}; with {@code --finishBundleBeforeCheckpointing=true} even earlier, before the
+ * barrier), and the Direct runner commits a bundle's state after {@code @FinishBundle}.
  * After a failure, the runner restores the state of the last completed checkpoint and replays the
  * input that came after it. The restored count says which segment comes next, so the replay
  * rewrites segment n (and the merged file) under the same names, replacing what the failed attempt
@@ -232,8 +240,10 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
     PCollection<WrittenFile> closed =
         rows.apply(
                 "AssignWriters",
-                ParDo.of(new AssignWritersFn(table, input.getSchema(), byPartition, writers)))
-            .setCoder(KvCoder.of(WriterKeyCoder.of(), FileRowCoder.of(table.fileSchema())))
+                ParDo.of(
+                    new AssignWritersFn(
+                        table, input.getSchema(), byPartition, writers, batching(options))))
+            .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
             .apply(
                 "RollingWriter",
                 ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
@@ -248,6 +258,15 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
     PCollection<WrittenFile> published =
         closed.apply("Publish", ParDo.of(new PublishStableFn(files))).setCoder(WrittenFileCoder.of());
     return PCollectionTuple.of(PUBLISHED, published).and(CLOSED, closed);
+  }
+
+  /**
+   * Whether rows cross the writer's shuffle in batches ({@link AssignWritersFn}): not on Flink
+   * without {@code --finishBundleBeforeCheckpointing=true}, where a bundle's output at a checkpoint
+   * waits for the next input row.
+   */
+  static boolean batching(PipelineOptions options) {
+    return !RunnerOptions.isFlink(options) || RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
   }
 
   /** Elements per bundle below which the sink's segments are called tiny. */

@@ -115,8 +115,8 @@ class StreamingSinkTest {
     boolean byPartition = table.options().shuffleByPartition();
     int writers = table.options().sinkParallelism().orElse(byPartition ? 0 : 1);
     return input
-        .apply(ParDo.of(new AssignWritersFn(table, SCHEMA, byPartition, writers)))
-        .setCoder(KvCoder.of(WriterKeyCoder.of(), RowCoder.of(table.fileSchema())))
+        .apply(ParDo.of(new AssignWritersFn(table, SCHEMA, byPartition, writers, true)))
+        .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
         .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), SegmentKind.FORMAT, 0)))
         .setCoder(WrittenFileCoder.of())
         .apply(ParDo.of(new ProbeFn(probe)))
