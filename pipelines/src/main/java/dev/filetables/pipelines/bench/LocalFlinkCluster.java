@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.jar.Attributes;
@@ -30,6 +31,7 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.messages.FlinkJobTerminatedWithoutCancellationException;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.execution.ExecutionState;
@@ -247,9 +249,19 @@ public final class LocalFlinkCluster implements AutoCloseable {
         .get(300, TimeUnit.SECONDS);
   }
 
-  /** Cancels the job (no savepoint: like a crash of the whole job) and waits for it to end. */
+  /**
+   * Cancels the job (no savepoint: like a crash of the whole job) and waits for it to end. A job
+   * that finished on its own meanwhile is not an error: callers check its state first, and it can
+   * end between that check and the cancel.
+   */
   public void cancel(JobID job) throws Exception {
-    cluster.cancelJob(job).get(30, TimeUnit.SECONDS);
+    try {
+      cluster.cancelJob(job).get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof FlinkJobTerminatedWithoutCancellationException)) {
+        throw e;
+      }
+    }
     awaitTermination(job, Duration.ofSeconds(30));
   }
 
