@@ -3,6 +3,7 @@ package dev.filetables.transforms.sink;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.compact.AutoCompaction;
+import dev.filetables.transforms.sink.compact.DurablePublish;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -15,8 +16,6 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The streaming partitioned sink: writes an unbounded (or bounded) {@code PCollection<Row>} into
@@ -180,7 +179,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamingWrite extends PTransform<PCollection<Row>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(StreamingWrite.class);
 
   /** The published (visible) files: what the sink outputs. */
   public static final TupleTag<WrittenFile> PUBLISHED = new TupleTag<WrittenFile>("published") {};
@@ -246,7 +244,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
           .and(CLOSED, closed);
     }
     PCollection<WrittenFile> published =
-        closed.apply("Publish", ParDo.of(new PublishStableFn(files))).setCoder(WrittenFileCoder.of());
+        closed.apply("Publish", new DurablePublish(files.writeUuid(), commitInterval));
     return PCollectionTuple.of(PUBLISHED, published).and(CLOSED, closed);
   }
 
@@ -312,23 +310,14 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
               + " --checkpointingInterval=<ms>. Files become visible when a checkpoint completes,"
               + " so the interval is the commit interval (e.g. --checkpointingInterval=10000).");
     }
-    if (table.options().autoCompaction()
-        && !"EXACTLY_ONCE".equalsIgnoreCase(RunnerOptions.flinkCheckpointingMode(options))) {
-      // the compaction step publishes a group once a completed checkpoint holds the writer's close
-      // of its files, which only exactly-once checkpoints guarantee
+    if (!"EXACTLY_ONCE".equalsIgnoreCase(RunnerOptions.flinkCheckpointingMode(options))) {
+      // the publish (or compaction) step makes a file visible once a completed checkpoint holds the
+      // writer's close of it, which only aligned exactly-once checkpoints guarantee
       throw new IllegalArgumentException(
           "FileTableIO.write(`"
               + table.name()
-              + "`) with 'auto-compaction' = 'true' needs --checkpointingMode=EXACTLY_ONCE (the"
-              + " default) on the Flink runner, got "
+              + "`) needs --checkpointingMode=EXACTLY_ONCE (the default) on the Flink runner, got "
               + RunnerOptions.flinkCheckpointingMode(options));
-    }
-    // with auto-compaction no step of the sink uses @RequiresStableInput (see AutoCompaction)
-    if (!table.options().autoCompaction() && !RunnerOptions.flinkStableInputDrain(options)) {
-      LOG.info(
-          "Table `{}`: if this Flink job's input can end (finite source, drain), also set"
-              + " --enableStableInputDrain=true so that the last files are published when it ends",
-          table.name());
     }
   }
 }
