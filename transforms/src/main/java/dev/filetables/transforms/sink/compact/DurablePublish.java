@@ -36,7 +36,7 @@ public final class DurablePublish extends PTransform<PCollection<WrittenFile>, P
   /**
    * How often pending files are checked for durability: about ten times per checkpoint interval
    * and at least every 200 ms, since a file's visibility waits for the first poll after its
-   * checkpoint completed (a check reads two values of the key's state).
+   * checkpoint completed (a check reads the key's few waiting names).
    */
   static long pollMillis(long commitInterval) {
     return commitInterval <= 0 ? 0 : Math.max(50, Math.min(200, commitInterval / 10));

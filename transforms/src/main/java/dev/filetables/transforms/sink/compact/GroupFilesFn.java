@@ -46,6 +46,10 @@ import org.joda.time.Instant;
  *
  * Files of several commit points end up in one group when they arrive within the delay.
  *
+ * <p>The uncompacted sink uses this step as its publish step ({@link #eachFileAlone}, {@link
+ * DurablePublish}): target size 0, so every file is sealed alone on arrival and renamed, not
+ * merged.
+ *
  * <h2>Exactly-once on Flink: publish only durable files, from keyed state</h2>
  *
  * A file's rows may be visible only once no restore can write them again, i.e. once the
@@ -55,7 +59,9 @@ import org.joda.time.Instant;
  * of the bundle it arrived in, a sealed group the latest mark of its files, and a sealed group is
  * published only when that mark is durable (the bundle finalizer of that bundle, or of a later one,
  * ran): a processing-time timer ({@code commit}) polls for it a few times per checkpoint interval.
- * Groups sealed in restored state are durable at once.
+ * Each sealed group is checked on its own mark, so groups that keep being sealed in a busy
+ * partition do not hold back those already durable. Groups sealed in restored state are durable at
+ * once.
  *
  * <p>Publishing happens in this keyed step, not in a {@code @RequiresStableInput} step after it:
  * Beam 2.62's Flink runner can hand stable input over before the checkpoint that contains it
@@ -86,11 +92,12 @@ import org.joda.time.Instant;
  *       gets every visible file of the group, so it commits a partition after its compaction.
  * </ul>
  *
- * <p>At the end of the input (timers drained by the runner, {@code commit} firing before its time,
- * or the end-of-window timer) every group is published at once: no checkpoint follows. A failure in
- * that last stretch (before the job's final checkpoint) restores state from before it, and the
- * replayed rows may be cut into other files than the published ones: the remaining gap, shared with
- * the uncompacted sink's {@code --enableStableInputDrain}.
+ * <p>At the end of the input (the end-of-window timers {@code end} for pending files and {@code
+ * sealedEnd} for sealed groups, since Flink does not fire processing-time timers once the input
+ * has ended; or {@code commit} firing before its time where a runner drains timers) every group is
+ * published at once: no checkpoint follows. A failure in that last stretch (before the job's final
+ * checkpoint) restores state from before it, and the replayed rows may be cut into other files than
+ * the published ones: the remaining gap, for the compacted and the uncompacted sink alike.
  *
  * <p>On other runners ({@code pollMillis == 0}: the Direct runner commits a bundle's state and
  * output together and does not restore), a sealed group is published at once.
@@ -98,8 +105,8 @@ import org.joda.time.Instant;
  * <h2>Watermark</h2>
  *
  * The timers carry the smallest timestamp of the pending (or sealed) files as output timestamp,
- * which holds this step's output watermark there: a partition-time commit downstream cannot pass
- * rows still waiting here. A visible file is emitted at its group's timestamp: the pending hold (by
+ * which holds this step's output watermark there ({@code sealedEnd} holds at the same time as
+ * {@code commit}): a partition-time commit downstream cannot pass rows still waiting here. A visible file is emitted at its group's timestamp: the pending hold (by
  * a timer) or the timestamp of the file that completed it (by size). Timers are released with
  * {@link TimerHolds} (on Flink {@code Timer.clear()} alone would keep the hold until the end of
  * the input), so every timer may fire with nothing to do and then does nothing.
