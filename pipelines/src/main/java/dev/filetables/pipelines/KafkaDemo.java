@@ -85,7 +85,6 @@ final class KafkaDemo {
         options.setCheckpointingMode("EXACTLY_ONCE");
         options.setStreaming(true);
         options.setFasterCopy(true);
-        options.setEnableStableInputDrain(true);
         Pipeline pipeline = Pipeline.create(options);
         pipeline
             .apply("ReadKafka", KafkaTableSource.of(source))

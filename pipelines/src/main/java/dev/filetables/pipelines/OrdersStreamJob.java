@@ -144,9 +144,6 @@ public final class OrdersStreamJob {
     if (options.getCheckpointingInterval() == null || options.getCheckpointingInterval() <= 0) {
       options.setCheckpointingInterval(DEFAULT_CHECKPOINT_MILLIS);
     }
-    // A job with --rows ends: the writer's last buffered files must be published at the end of
-    // input instead of waiting for a checkpoint that will not come (see README, streaming sink).
-    options.setEnableStableInputDrain(true);
     if (!merged.containsKey("fasterCopy")) {
       options.setFasterCopy(true);
     }

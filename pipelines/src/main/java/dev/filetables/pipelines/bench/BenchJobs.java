@@ -30,8 +30,6 @@ final class BenchJobs {
     options.setCheckpointingInterval(checkpointMillis);
     options.setCheckpointingMode("EXACTLY_ONCE");
     options.setFasterCopy(true);
-    // lets a job whose sink uses @RequiresStableInput finish at the end of a finite source
-    options.setEnableStableInputDrain(true);
     // the bundles of runner-configs/flink-local.args: one sink segment per checkpoint, not per 1000 rows
     options.setMaxBundleSize(1_000_000L);
     options.setMaxBundleTimeMills(10_000L);

@@ -107,7 +107,8 @@ final class StreamingScenarios {
     // fixed-delay restarts: more than any test injects
     options.setNumberOfExecutionRetries(30);
     options.setExecutionRetryDelay(200L);
-    // Without it the Flink runner cannot finish a job with @RequiresStableInput: at end of input the
+    // For the stand-in sinks (StandInSinks; FileTableIO's sink has no such step since it publishes
+    // from keyed state): the Flink runner cannot finish a job with @RequiresStableInput: at end of input the
     // elements still buffered for the next checkpoint keep a watermark hold and DoFnOperator#finish
     // throws ("There are still watermark holds left"), which restarts the job until it fails. With
     // it, finish() processes the buffer (stable-input DoFns must then be idempotent for that last

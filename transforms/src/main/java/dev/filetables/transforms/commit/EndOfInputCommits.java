@@ -14,9 +14,11 @@ import org.joda.time.Duration;
 /**
  * Partition commits that must wait after the end of the input, run off the DoFn's thread.
  *
- * <p>On Flink the last files of a streaming write are published after the final watermark: the
- * watermark hold of files buffered for a checkpoint is dropped (Beam issue #39991), and the buffer is
- * released by a checkpoint or by the drain when the task finishes. A commit step that waited for
+ * <p>On Flink the last files of a streaming write can be published after the final watermark when
+ * the publish step is a {@code @RequiresStableInput} one (as the sink's was): the watermark hold of
+ * files buffered for a checkpoint is dropped (Beam issue #39991), and the buffer is released by a
+ * checkpoint or by the drain when the task finishes. The sink's keyed publish step holds the
+ * watermark instead; this wait stays as a safeguard (a partition may still hold hidden files). A commit step that waited for
  * those files inside {@code @OnWindowExpiration} would keep its operator busy, so the checkpoint that
  * publishes them could never complete: it would wait in vain and commit without them. Once the
  * window has expired, neither elements nor timers reach the DoFn again, so the wait runs here, on one

@@ -60,12 +60,13 @@ import org.slf4j.LoggerFactory;
  * <h2>Announcements: partitions whose files become visible only after the end</h2>
  *
  * A partition whose files all close at the end of the input (a finite stream whose partitions are
- * due only then: rolls by the final watermark) would otherwise never be committed on Flink: its
- * files are published by the {@code @RequiresStableInput} step only after the checkpoint, or the
- * drain, that follows the final watermark, when this DoFn's window has expired, so their elements
- * are dropped and the partition has no state here. So the sink also sends each closed file under
- * its hidden name straight from the writer (not through the stable-input buffer; it arrives before
- * the final watermark). An announcement (an element whose file name is in progress) is only kept in
+ * due only then: rolls by the final watermark) would never be committed on Flink if its files were
+ * published only after the final watermark, when this DoFn's window has expired: their elements
+ * would be dropped and the partition would have no state here. The sink's former
+ * {@code @RequiresStableInput} publish step did that (its buffer dropped the watermark hold, Beam
+ * issue #39991); the keyed publish step now holds the watermark until it has published, and this
+ * stays as a safeguard for publish steps that do not. So the sink also sends each closed file under
+ * its hidden name straight from the writer (it arrives before the final watermark). An announcement (an element whose file name is in progress) is only kept in
  * {@code announced}: it starts no round, sets no timer, holds no watermark and is never counted as
  * late or listed as a file of a commit, so while the input runs everything happens as without it
  * (rounds, {@code process-time} delays and late counts start with the published file, which still
@@ -79,10 +80,11 @@ import org.slf4j.LoggerFactory;
  * <h2>Commit follows visibility, not only the watermark</h2>
  *
  * A due partition is committed only when no in-progress part file of this write (or of the write of
- * any pending file) is left in its directory. The watermark alone is not enough: on the Flink runner
- * the watermark hold of records buffered for a pending checkpoint can be dropped (Beam issue #39991),
- * so the watermark can pass a partition whose last file is closed but still waits, hidden, for the
- * checkpoint that publishes it. That file exists on disk under its in-progress name, so checking the
+ * any pending file) is left in its directory. The watermark alone is not trusted: on the Flink
+ * runner the watermark hold of records buffered for a pending checkpoint by a stable-input step can
+ * be dropped (Beam issue #39991), so the watermark could pass a partition whose last file is closed
+ * but still waits, hidden, for the checkpoint that publishes it (the sink's own publish step holds
+ * the watermark; the check costs one listing). That file exists on disk under its in-progress name, so checking the
  * directory closes the gap; the commit is retried by a processing-time timer with backoff and logged as
  * "waiting for files …". With compaction, the hidden compaction outputs are named after the inputs and
  * hold the commit the same way. Files of other writes (an earlier crashed job) never block.

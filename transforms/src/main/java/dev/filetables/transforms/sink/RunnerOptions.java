@@ -38,13 +38,6 @@ final class RunnerOptions {
     return get(options, FLINK_OPTIONS, "getCheckpointingMode").map(Object::toString).orElse("EXACTLY_ONCE");
   }
 
-  /** Flink's {@code --enableStableInputDrain}. */
-  static boolean flinkStableInputDrain(PipelineOptions options) {
-    return get(options, FLINK_OPTIONS, "getEnableStableInputDrain")
-        .map(v -> (Boolean) v)
-        .orElse(false);
-  }
-
   /**
    * Flink's {@code --finishBundleBeforeCheckpointing}: the bundle is finished before the checkpoint
    * barrier is sent on, so its output reaches the next steps inside the checkpoint, not after it.

@@ -3,6 +3,7 @@ package dev.filetables.transforms.sink;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.compact.AutoCompaction;
+import dev.filetables.transforms.sink.compact.DurablePublish;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -15,8 +16,6 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The streaming partitioned sink: writes an unbounded (or bounded) {@code PCollection<Row>} into
@@ -24,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * ({@link #PUBLISHED}) and the closed hidden files they come from ({@link #CLOSED}, for the commit).
  *
  * <pre>
- * rows ─► AssignWriters ─► RollingWriter (stateful, per partition × writer) ─► Publish (stable input)
- *         key + project,     segment per bundle on disk, rolls, emits hidden file  rename, drop segments
- *         batch per key
+ * rows ─► AssignWriters ─► RollingWriter (stateful, per partition × writer) ─► Publish (stateful, per partition)
+ *         key + project,     segment per bundle on disk, rolls, emits hidden file  after its checkpoint: rename,
+ *         batch per key                                                           drop segments
  * </pre>
  *
  * Rows travel to the writer in {@link RowBatch batches} per key, encoded as the writer's spill
@@ -60,23 +59,32 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Visibility only at commit points</h2>
  *
- * A closed file is handed to {@link PublishStableFn}, whose {@code @ProcessElement} is
- * {@code @RequiresStableInput}. On Flink, the runner buffers that DoFn's input in checkpointed state
- * and releases it only when the checkpoint containing it completes ({@code --checkpointingInterval}
- * is the commit interval). At that point the writer state in which the file is closed is durable:
- * no restore can put the file's rows back into an open file, so renaming the file to its visible
- * name {@code part-<uuid>-<writer>-<counter><ext>} can never expose rows that are written again
- * later. The publisher then deletes the file's segments, also those a failed attempt wrote beyond
- * the recorded count. Both steps are idempotent, as a restore may hand the same file over again.
- * On the Direct runner a bundle's output and state changes are committed together, so the stable
- * point is the commit of the writer's bundle.
+ * A closed file is handed to {@link DurablePublish}, a stateful step keyed by partition that keeps
+ * the file's name, size and counts in state with the {@code CommitMarks} mark of the bundle it
+ * arrived in, and renames it to its visible name {@code part-<uuid>-<writer>-<counter><ext>} (and
+ * deletes its segments, also those a failed attempt wrote beyond the recorded count) once that mark
+ * is durable: the bundle finalizer of that bundle ran, i.e. the checkpoint taken after the file's
+ * arrival completed ({@code --checkpointingInterval} is the commit interval). With aligned
+ * (exactly-once) checkpoints that checkpoint also holds the writer state in which the file is
+ * closed: no restore can put the file's rows back into an open file, so the rename never exposes
+ * rows that are written again later. A processing-time timer polls for durability several times
+ * per checkpoint interval; files in restored state are durable at once. Both steps are idempotent,
+ * as a restore may hand the same file over again. On the Direct runner a bundle's output and state
+ * changes are committed together and never restored, so a file is published when it arrives.
  *
- * <p>Known runner limit: after a restore, Beam 2.62's Flink runner reuses the restored stable-input
- * buffer for elements that arrive after the first new checkpoint and releases them when that
- * checkpoint completes, before any checkpoint contains them ({@code
- * StableInputEarlyReleaseWitnessTest}). A second failure right then can restore the writer to
- * before such a file was closed, after it was published: its rows are written again. The
- * compaction stage does not use {@code @RequiresStableInput} for this reason ({@link AutoCompaction}).
+ * <p>Not a {@code @RequiresStableInput} step: after a restore, Beam 2.62's Flink runner reuses the
+ * restored stable-input buffer for elements that arrive after the first new checkpoint and releases
+ * them when that checkpoint completes, before any checkpoint contains them ({@code
+ * StableInputEarlyReleaseWitnessTest}). A second failure right then restored the writer to before
+ * such a file was closed, after it was published (seen as a restore failing for good on segments
+ * already merged and deleted, with {@code --finishBundleBeforeCheckpointing}). The publish step is
+ * the compaction step's grouping with every file its own group ({@link AutoCompaction}, which has
+ * the full argument).
+ *
+ * <p>The last files of an input that ends (finite source, drain) are published when it ends: no
+ * checkpoint follows. A failure in that last stretch, before the job's final checkpoint, replays
+ * rows into files cut differently from the ones already published: the remaining gap, which no
+ * sink on this runner can close.
  *
  * <h2>Leftovers of failed attempts</h2>
  *
@@ -133,20 +141,20 @@ import org.slf4j.LoggerFactory;
  * While a file is open its timers hold the writer's output watermark at the smallest event
  * timestamp of its rows; the file is emitted at that timestamp (or at the timestamp of the row that
  * filled it) and the hold is released ({@link TimerHolds}: {@code Timer.clear()} alone keeps it on
- * Beam 2.62's Flink runner). A downstream partition-time commit therefore cannot pass rows
- * still in an open file; because the Flink runner may drop holds of stable-input buffers (Beam
- * issue #39991), a commit step should still check which files it has seen, not only the watermark.
+ * Beam 2.62's Flink runner). The publish step holds its output watermark the same way while files
+ * wait for their checkpoint, so a downstream partition-time commit cannot pass rows still in an open
+ * or hidden file. (A {@code @RequiresStableInput} step would not: the Flink runner may drop holds of
+ * stable-input buffers, Beam issue #39991; the commit step still checks which files it has seen.)
  * Idle partitions close by inactivity, so no partition holds the watermark forever.
  *
  * <h2>Compaction</h2>
  *
- * With {@code auto-compaction = true} the closed files do not go to {@link PublishStableFn} but to
+ * With {@code auto-compaction = true} the closed files do not go to {@link DurablePublish} but to
  * {@link AutoCompaction}: grouped per partition (names and sizes in keyed state) until they reach
  * {@code compaction.file-size}, wait {@code compaction.max-delay} or the input ends, then merged
  * into one hidden file named after its inputs and published by the grouping step itself once a
- * completed checkpoint covers the group's files (not by a {@code @RequiresStableInput} step, which
- * Beam 2.62's Flink runner can release early after a restore; see {@link AutoCompaction}); the
- * inputs are deleted after. Files of several commit points may be merged.
+ * completed checkpoint covers the group's files, the same way as above; the inputs are deleted
+ * after. Files of several commit points may be merged.
  *
  * <h2>Writers and distribution</h2>
  *
@@ -170,13 +178,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Runner requirements</h2>
  *
- * Flink needs {@code --checkpointingInterval} (exactly-once mode, the default): it rejects
- * {@code @RequiresStableInput} without checkpointing, and without checkpoints no file would ever
- * become visible. A Flink job whose input ends (finite unbounded source, drain) also needs {@code
- * --enableStableInputDrain=true}, or the runner refuses to finish with files still waiting for a
- * checkpoint; the files closed at the very end are then published when the input ends. With
- * {@code auto-compaction} the sink has no stable-input step and needs neither that option nor more
- * than the default {@code EXACTLY_ONCE} checkpointing mode, which it requires.
+ * Flink needs {@code --checkpointingInterval} and {@code --checkpointingMode=EXACTLY_ONCE} (the
+ * default), both checked when the pipeline is built: without checkpoints no file would ever become
+ * visible, and only aligned checkpoints guarantee that the checkpoint after a file's arrival at the
+ * publish step holds the writer's close of it. The sink has no {@code @RequiresStableInput} step, so
+ * a job whose input ends finishes without {@code --enableStableInputDrain}.
  *
  * <p>Bundles set how many segments a file has: one per bundle in which its key got rows. Flink's
  * defaults end a bundle every 1000 elements or 1 s; {@code --maxBundleSize=1000000
@@ -188,7 +194,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamingWrite extends PTransform<PCollection<Row>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(StreamingWrite.class);
 
   /** The published (visible) files: what the sink outputs. */
   public static final TupleTag<WrittenFile> PUBLISHED = new TupleTag<WrittenFile>("published") {};
@@ -256,7 +261,7 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
           .and(CLOSED, closed);
     }
     PCollection<WrittenFile> published =
-        closed.apply("Publish", ParDo.of(new PublishStableFn(files))).setCoder(WrittenFileCoder.of());
+        closed.apply("Publish", new DurablePublish(files.writeUuid(), commitInterval));
     return PCollectionTuple.of(PUBLISHED, published).and(CLOSED, closed);
   }
 
@@ -331,23 +336,14 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
               + " --checkpointingInterval=<ms>. Files become visible when a checkpoint completes,"
               + " so the interval is the commit interval (e.g. --checkpointingInterval=10000).");
     }
-    if (table.options().autoCompaction()
-        && !"EXACTLY_ONCE".equalsIgnoreCase(RunnerOptions.flinkCheckpointingMode(options))) {
-      // the compaction step publishes a group once a completed checkpoint holds the writer's close
-      // of its files, which only exactly-once checkpoints guarantee
+    if (!"EXACTLY_ONCE".equalsIgnoreCase(RunnerOptions.flinkCheckpointingMode(options))) {
+      // the publish (or compaction) step makes a file visible once a completed checkpoint holds the
+      // writer's close of it, which only aligned exactly-once checkpoints guarantee
       throw new IllegalArgumentException(
           "FileTableIO.write(`"
               + table.name()
-              + "`) with 'auto-compaction' = 'true' needs --checkpointingMode=EXACTLY_ONCE (the"
-              + " default) on the Flink runner, got "
+              + "`) needs --checkpointingMode=EXACTLY_ONCE (the default) on the Flink runner, got "
               + RunnerOptions.flinkCheckpointingMode(options));
-    }
-    // with auto-compaction no step of the sink uses @RequiresStableInput (see AutoCompaction)
-    if (!table.options().autoCompaction() && !RunnerOptions.flinkStableInputDrain(options)) {
-      LOG.info(
-          "Table `{}`: if this Flink job's input can end (finite source, drain), also set"
-              + " --enableStableInputDrain=true so that the last files are published when it ends",
-          table.name());
     }
   }
 }

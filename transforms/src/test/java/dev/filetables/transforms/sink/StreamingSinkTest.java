@@ -9,6 +9,7 @@ import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.sink.compact.DurablePublish;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -121,8 +122,7 @@ class StreamingSinkTest {
         .setCoder(WrittenFileCoder.of())
         .apply(ParDo.of(new ProbeFn(probe)))
         .setCoder(WrittenFileCoder.of())
-        .apply(ParDo.of(new PublishStableFn(files)))
-        .setCoder(WrittenFileCoder.of());
+        .apply(new DurablePublish(uuid, 0));
   }
 
   private static final Map<String, Queue<Object>> SEEN = new ConcurrentHashMap<>();

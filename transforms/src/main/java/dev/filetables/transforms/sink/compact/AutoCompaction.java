@@ -15,6 +15,7 @@ import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
@@ -65,17 +66,23 @@ public final class AutoCompaction extends PTransform<PCollection<WrittenFile>, P
     long targetSize = options.compactionFileSize();
     Duration maxDelay = options.compactionMaxDelay();
     FileMerger merger = FileMergers.of(FileFormats.of(options), table.fileSchema());
+    return byPartition(
+        closed,
+        "GroupFiles",
+        new GroupFilesFn(targetSize, maxDelay, writeUuid, merger, pollMillis(commitInterval)));
+  }
+
+  /** Keys the closed files by partition path and applies the keyed publishing step to them. */
+  static PCollection<WrittenFile> byPartition(
+      PCollection<WrittenFile> closed, String name, GroupFilesFn step) {
     return closed
         .apply(
             "ByPartition",
             MapElements.into(
-                    TypeDescriptors.kvs(
-                        TypeDescriptors.strings(), org.apache.beam.sdk.values.TypeDescriptor.of(WrittenFile.class)))
+                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptor.of(WrittenFile.class)))
                 .via((WrittenFile file) -> KV.of(file.partitionPath(), file)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenFileCoder.of()))
-        .apply(
-            "GroupFiles",
-            ParDo.of(new GroupFilesFn(targetSize, maxDelay, writeUuid, merger, pollMillis(commitInterval))))
+        .apply(name, ParDo.of(step))
         .setCoder(WrittenFileCoder.of());
   }
 }

@@ -7,6 +7,7 @@ import dev.filetables.transforms.sink.WrittenFileCoder;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.ListCoder;
@@ -23,6 +24,7 @@ import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 
@@ -44,6 +46,10 @@ import org.joda.time.Instant;
  *
  * Files of several commit points end up in one group when they arrive within the delay.
  *
+ * <p>The uncompacted sink uses this step as its publish step ({@link #eachFileAlone}, {@link
+ * DurablePublish}): target size 0, so every file is sealed alone on arrival and renamed, not
+ * merged.
+ *
  * <h2>Exactly-once on Flink: publish only durable files, from keyed state</h2>
  *
  * A file's rows may be visible only once no restore can write them again, i.e. once the
@@ -53,7 +59,9 @@ import org.joda.time.Instant;
  * of the bundle it arrived in, a sealed group the latest mark of its files, and a sealed group is
  * published only when that mark is durable (the bundle finalizer of that bundle, or of a later one,
  * ran): a processing-time timer ({@code commit}) polls for it a few times per checkpoint interval.
- * Groups sealed in restored state are durable at once.
+ * Each sealed group is checked on its own mark, so groups that keep being sealed in a busy
+ * partition do not hold back those already durable. Groups sealed in restored state are durable at
+ * once.
  *
  * <p>Publishing happens in this keyed step, not in a {@code @RequiresStableInput} step after it:
  * Beam 2.62's Flink runner can hand stable input over before the checkpoint that contains it
@@ -84,11 +92,12 @@ import org.joda.time.Instant;
  *       gets every visible file of the group, so it commits a partition after its compaction.
  * </ul>
  *
- * <p>At the end of the input (timers drained by the runner, {@code commit} firing before its time,
- * or the end-of-window timer) every group is published at once: no checkpoint follows. A failure in
- * that last stretch (before the job's final checkpoint) restores state from before it, and the
- * replayed rows may be cut into other files than the published ones: the remaining gap, shared with
- * the uncompacted sink's {@code --enableStableInputDrain}.
+ * <p>At the end of the input (the end-of-window timers {@code end} for pending files and {@code
+ * sealedEnd} for sealed groups, since Flink does not fire processing-time timers once the input
+ * has ended; or {@code commit} firing before its time where a runner drains timers) every group is
+ * published at once: no checkpoint follows. A failure in that last stretch (before the job's final
+ * checkpoint) restores state from before it, and the replayed rows may be cut into other files than
+ * the published ones: the remaining gap, for the compacted and the uncompacted sink alike.
  *
  * <p>On other runners ({@code pollMillis == 0}: the Direct runner commits a bundle's state and
  * output together and does not restore), a sealed group is published at once.
@@ -96,8 +105,8 @@ import org.joda.time.Instant;
  * <h2>Watermark</h2>
  *
  * The timers carry the smallest timestamp of the pending (or sealed) files as output timestamp,
- * which holds this step's output watermark there: a partition-time commit downstream cannot pass
- * rows still waiting here. A visible file is emitted at its group's timestamp: the pending hold (by
+ * which holds this step's output watermark there ({@code sealedEnd} holds at the same time as
+ * {@code commit}): a partition-time commit downstream cannot pass rows still waiting here. A visible file is emitted at its group's timestamp: the pending hold (by
  * a timer) or the timestamp of the file that completed it (by size). Timers are released with
  * {@link TimerHolds} (on Flink {@code Timer.clear()} alone would keep the hold until the end of
  * the input), so every timer may fire with nothing to do and then does nothing.
@@ -111,19 +120,19 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private static final String DEADLINE = "deadline";
   private static final String ARRIVAL = "arrival";
   private static final String SEALED = "sealed";
-  private static final String SEALED_MARK = "sealedMark";
   private static final String SEALED_HOLD = "sealedHold";
   private static final String DELAY = "delay";
   private static final String END = "end";
   private static final String COMMIT = "commit";
+  private static final String SEALED_END = "sealedEnd";
 
   private final long targetSize;
   private final Duration maxDelay;
   private final String writeUuid;
-  private final FileMerger merger;
+  private final @Nullable FileMerger merger;
   private final long pollMillis;
 
-  private transient PartitionCompactor compactor;
+  private transient @Nullable PartitionCompactor compactor;
   private transient CommitMarks marks;
 
   @StateId(FILES)
@@ -144,14 +153,17 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   @StateId(ARRIVAL)
   private final StateSpec<ValueState<String>> arrivalSpec = StateSpecs.value(StringUtf8Coder.of());
 
-  /** Sealed groups waiting until their files are durable, each with its output timestamp. */
+  /**
+   * Sealed groups waiting until their files are durable, each with the latest {@link CommitMarks
+   * mark} of its files and its output timestamp. Each group has its own mark, so files that keep
+   * arriving in a busy partition never hold back those that are durable already.
+   */
   @StateId(SEALED)
-  private final StateSpec<BagState<KV<Instant, List<WrittenFile>>>> sealedSpec =
-      StateSpecs.bag(KvCoder.of(InstantCoder.of(), ListCoder.of(WrittenFileCoder.of())));
-
-  /** The latest mark of the sealed groups' files: once durable, all sealed groups are. */
-  @StateId(SEALED_MARK)
-  private final StateSpec<ValueState<String>> sealedMarkSpec = StateSpecs.value(StringUtf8Coder.of());
+  private final StateSpec<BagState<KV<String, KV<Instant, List<WrittenFile>>>>> sealedSpec =
+      StateSpecs.bag(
+          KvCoder.of(
+              StringUtf8Coder.of(),
+              KvCoder.of(InstantCoder.of(), ListCoder.of(WrittenFileCoder.of()))));
 
   /** The smallest output timestamp of the sealed groups: the {@code commit} timer's hold. */
   @StateId(SEALED_HOLD)
@@ -167,11 +179,25 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private final TimerSpec commitSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
 
   /**
+   * Armed while groups are sealed: the end of the input publishes them. Flink does not fire the
+   * processing-time {@code commit} timer once the input has ended, so without it sealed groups
+   * would stay hidden.
+   */
+  @TimerId(SEALED_END)
+  private final TimerSpec sealedEndSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  /**
+   * @param merger merges a group into one file; null: every file is its own group and is just
+   *     renamed ({@link #eachFileAlone})
    * @param pollMillis how often sealed groups are checked for durability (Flink); 0 to publish a
    *     group as soon as it is sealed (runners that never restore state)
    */
   GroupFilesFn(
-      long targetSize, java.time.Duration maxDelay, String writeUuid, FileMerger merger, long pollMillis) {
+      long targetSize,
+      java.time.Duration maxDelay,
+      String writeUuid,
+      @Nullable FileMerger merger,
+      long pollMillis) {
     this.targetSize = targetSize;
     this.maxDelay = Duration.millis(maxDelay.toMillis());
     this.writeUuid = writeUuid;
@@ -179,9 +205,19 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     this.pollMillis = pollMillis;
   }
 
+  /**
+   * The publish step of the uncompacted sink: every file is sealed alone on arrival (target size
+   * 0) and published by a rename (its segments deleted) once durable. No directory is listed: a
+   * rename is idempotent by itself ({@link PartitionCompactor#publishAlone}), and without merging
+   * there are no merged files of earlier attempts to find.
+   */
+  static GroupFilesFn eachFileAlone(String writeUuid, long pollMillis) {
+    return new GroupFilesFn(0, java.time.Duration.ZERO, writeUuid, null, pollMillis);
+  }
+
   @Setup
   public void setup() {
-    compactor = new PartitionCompactor(writeUuid, merger);
+    compactor = merger == null ? null : new PartitionCompactor(writeUuid, merger);
     marks = new CommitMarks();
   }
 
@@ -199,12 +235,12 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       @StateId(HOLD) ValueState<Instant> hold,
       @StateId(DEADLINE) ValueState<Instant> deadline,
       @StateId(ARRIVAL) ValueState<String> arrival,
-      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
-      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED) BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
       @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(DELAY) Timer delay,
       @TimerId(END) Timer end,
       @TimerId(COMMIT) Timer commit,
+      @TimerId(SEALED_END) Timer sealedEnd,
       BundleFinalizer finalizer,
       OutputReceiver<WrittenFile> out)
       throws IOException {
@@ -219,7 +255,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
       String mark = arrival.read();
       arrival.clear();
-      seal(group, timestamp, mark, sealed, sealedMark, sealedHold, commit, out);
+      seal(group, timestamp, mark, sealed, sealedHold, commit, sealedEnd, out);
       return;
     }
     bytes.write(total);
@@ -247,12 +283,12 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       @StateId(HOLD) ValueState<Instant> hold,
       @StateId(DEADLINE) ValueState<Instant> deadline,
       @StateId(ARRIVAL) ValueState<String> arrival,
-      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
-      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED) BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
       @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(DELAY) Timer delay,
       @TimerId(END) Timer end,
       @TimerId(COMMIT) Timer commit,
+      @TimerId(SEALED_END) Timer sealedEnd,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     Instant held = hold.read();
@@ -263,7 +299,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     String mark = arrival.read();
     arrival.clear();
     // at the hold: this timer's output timestamp, never behind the output watermark
-    seal(group, held, mark, sealed, sealedMark, sealedHold, commit, out);
+    seal(group, held, mark, sealed, sealedHold, commit, sealedEnd, out);
   }
 
   /** The input ended: every pending and sealed group is published now (no checkpoint follows). */
@@ -275,8 +311,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       @StateId(HOLD) ValueState<Instant> hold,
       @StateId(DEADLINE) ValueState<Instant> deadline,
       @StateId(ARRIVAL) ValueState<String> arrival,
-      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
-      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED) BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
       @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(DELAY) Timer delay,
       @TimerId(END) Timer end,
@@ -292,7 +327,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     // not before this timer's output timestamp (the pending hold), as the runner demands
     Instant notBefore = context.timestamp();
     List<KV<Instant, List<WrittenFile>>> groups = new ArrayList<>();
-    sealed.read().forEach(groups::add);
+    sealed.read().forEach(marked -> groups.add(marked.getValue()));
     if (!group.isEmpty()) {
       groups.add(KV.of(held, group));
     }
@@ -301,39 +336,84 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     }
     publish(groups, notBefore, out);
     boolean armed = sealedHold.read() != null;
-    clearSealed(sealed, sealedMark, sealedHold);
+    sealed.clear();
+    sealedHold.clear();
     if (armed) {
       TimerHolds.releaseProcessingTime(commit);
     }
   }
 
   /**
-   * Publishes the sealed groups once their files are durable; otherwise polls again. A firing
-   * before its time means the runner drains timers at the end of the input: published at once.
+   * Publishes the sealed groups whose files are durable and polls again for the others. A firing
+   * before its time means the runner drains timers at the end of the input: all published at once.
    */
   @OnTimer(COMMIT)
   public void onCommit(
       OnTimerContext context,
-      @StateId(SEALED) BagState<KV<Instant, List<WrittenFile>>> sealed,
-      @StateId(SEALED_MARK) ValueState<String> sealedMark,
+      @StateId(SEALED) BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
       @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(COMMIT) Timer commit,
+      @TimerId(SEALED_END) Timer sealedEnd,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     Instant held = sealedHold.read();
     if (held == null) {
       return; // a released timer
     }
-    String mark = sealedMark.read();
     boolean draining = context.fireTimestamp().getMillis() > System.currentTimeMillis();
-    if (mark != null && !marks.isDurable(mark) && !draining) {
-      commit.withOutputTimestamp(held).offset(Duration.millis(pollMillis)).setRelative();
+    List<KV<Instant, List<WrittenFile>>> durable = new ArrayList<>();
+    List<KV<String, KV<Instant, List<WrittenFile>>>> waiting = new ArrayList<>();
+    for (KV<String, KV<Instant, List<WrittenFile>>> marked : sealed.read()) {
+      if (draining || marks.isDurable(marked.getKey())) {
+        durable.add(marked.getValue());
+      } else {
+        waiting.add(marked);
+      }
+    }
+    Instant next = null;
+    if (!durable.isEmpty()) {
+      publish(durable, held, out);
+      sealed.clear();
+      for (KV<String, KV<Instant, List<WrittenFile>>> marked : waiting) {
+        sealed.add(marked);
+        Instant at = marked.getValue().getKey();
+        next = next == null || at.isBefore(next) ? at : next;
+      }
+    } else {
+      next = held;
+    }
+    if (next == null) {
+      sealedHold.clear(); // this timer fired: its hold is gone; the end timer's is released
+      TimerHolds.releaseEventTime(sealedEnd, held);
       return;
     }
+    // not before the firing timer's output timestamp: `held` was the smallest of all groups
+    sealedHold.write(next);
+    commit.withOutputTimestamp(next).offset(Duration.millis(pollMillis)).setRelative();
+    if (next.isAfter(held)) {
+      sealedEnd.withOutputTimestamp(next).set(GlobalWindow.INSTANCE.maxTimestamp());
+    }
+  }
+
+  /** The input ended while groups were sealed: all published now (no checkpoint follows). */
+  @OnTimer(SEALED_END)
+  public void onSealedEnd(
+      OnTimerContext context,
+      @StateId(SEALED) BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
+      @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
+      @TimerId(COMMIT) Timer commit,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    if (context.fireTimestamp().isBefore(GlobalWindow.INSTANCE.maxTimestamp())
+        || sealedHold.read() == null) {
+      return; // a released timer, or the sealed groups were published by the end timer
+    }
     List<KV<Instant, List<WrittenFile>>> groups = new ArrayList<>();
-    sealed.read().forEach(groups::add);
-    publish(groups, held, out);
-    clearSealed(sealed, sealedMark, sealedHold); // fired: its hold is gone, nothing to release
+    sealed.read().forEach(marked -> groups.add(marked.getValue()));
+    publish(groups, context.timestamp(), out);
+    sealed.clear();
+    sealedHold.clear();
+    TimerHolds.releaseProcessingTime(commit);
   }
 
   /**
@@ -344,27 +424,23 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       List<WrittenFile> group,
       Instant timestamp,
       String mark,
-      BagState<KV<Instant, List<WrittenFile>>> sealed,
-      ValueState<String> sealedMark,
+      BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
       ValueState<Instant> sealedHold,
       Timer commit,
+      Timer sealedEnd,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     if (pollMillis == 0) {
       publish(List.of(KV.of(timestamp, group)), timestamp, out);
       return;
     }
-    sealed.add(KV.of(timestamp, group));
-    String latest = sealedMark.read();
-    // marks of this instance grow; a mark from restored state is durable and never the latest
-    if (mark != null && (latest == null || marks.isOwn(mark))) {
-      sealedMark.write(mark);
-    }
+    sealed.add(KV.of(Objects.requireNonNull(mark, "arrival mark"), KV.of(timestamp, group)));
     Instant held = sealedHold.read();
     if (held == null || timestamp.isBefore(held)) {
       // allowed: the timestamp is the current element's, or the firing timer's output timestamp
       sealedHold.write(timestamp);
       commit.withOutputTimestamp(timestamp).offset(Duration.millis(pollMillis)).setRelative();
+      sealedEnd.withOutputTimestamp(timestamp).set(GlobalWindow.INSTANCE.maxTimestamp());
     }
   }
 
@@ -372,22 +448,16 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       List<KV<Instant, List<WrittenFile>>> groups, Instant notBefore, OutputReceiver<WrittenFile> out)
       throws IOException {
     for (KV<Instant, List<WrittenFile>> group : groups) {
-      List<WrittenFile> visible = compactor.compact(group.getValue());
+      List<WrittenFile> visible =
+          compactor == null
+              ? PartitionCompactor.publishAlone(group.getValue())
+              : compactor.compact(group.getValue());
       Instant at = group.getKey().isBefore(notBefore) ? notBefore : group.getKey();
       for (WrittenFile file : visible) {
         CompactionFailpoints.reached(CompactionFailpoints.Point.BEFORE_EMIT, file.path());
         out.outputWithTimestamp(file, at);
       }
     }
-  }
-
-  private static void clearSealed(
-      BagState<KV<Instant, List<WrittenFile>>> sealed,
-      ValueState<String> sealedMark,
-      ValueState<Instant> sealedHold) {
-    sealed.clear();
-    sealedMark.clear();
-    sealedHold.clear();
   }
 
   private static List<WrittenFile> drain(

@@ -135,6 +135,19 @@ final class PartitionCompactor {
     return published;
   }
 
+  /**
+   * Publishes each file of {@code files} by itself: renamed to its visible name, its segments
+   * deleted. For files no merged file can hold (no compaction): idempotent, a file found under its
+   * visible name is done.
+   */
+  static List<WrittenFile> publishAlone(List<WrittenFile> files) throws IOException {
+    List<WrittenFile> visible = new ArrayList<>(files.size());
+    for (WrittenFile file : files) {
+      visible.add(rename(file));
+    }
+    return visible;
+  }
+
   private static WrittenFile rename(WrittenFile only) throws IOException {
     Path hidden = Path.of(only.path());
     Path visible = FileOps.publish(hidden);
