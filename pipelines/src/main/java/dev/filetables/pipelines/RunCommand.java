@@ -34,8 +34,8 @@ final class RunCommand {
    * when each checkpoint closes the bundle: Beam 2.62's Flink runner emits an operator's watermark
    * only with no bundle open, and the polling watcher always has one ({@code WatchedRead}). So
    * {@code --finishBundleBeforeCheckpointing=true} unless given (the streaming sink closes its
-   * segments in {@code @FinishBundle}, which then runs right before each snapshot; its failure tests
-   * pass with it: ExactlyOnceWithBundlesEndingAtCheckpointsTest).
+   * segments in {@code @FinishBundle}, which then runs right before each snapshot; the
+   * failure suite runs with it).
    */
   static List<String> withStreamingDefaults(List<String> args) {
     Map<String, String> merged = RunnerOptions.merge(args, List.of());
