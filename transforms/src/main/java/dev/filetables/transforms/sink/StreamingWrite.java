@@ -251,7 +251,15 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
             .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
             .apply(
                 "RollingWriter",
-                ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
+                ParDo.of(
+                    new RollingWriterFn(
+                        table,
+                        files,
+                        policy,
+                        segmentKind(),
+                        commitInterval,
+                        SegmentCombiner.fromSystemProperty(),
+                        RunnerOptions.isFlink(options))))
             .setCoder(WrittenFileCoder.of());
     if (tableOptions.autoCompaction()) {
       // closed files stay hidden until merged; the compaction stage is the commit point then

@@ -71,6 +71,9 @@ class StreamingSinkTest {
 
   @TempDir Path dir;
 
+  /** When the writer combines segment files (the default unless a test sets another). */
+  private SegmentCombiner combiner = new SegmentCombiner(SegmentCombiner.DEFAULT_MAX_FILES);
+
   // ---- fixtures
 
   private TableSpec table(String... options) {
@@ -118,7 +121,7 @@ class StreamingSinkTest {
     return input
         .apply(ParDo.of(new AssignWritersFn(table, SCHEMA, byPartition, writers, true)))
         .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
-        .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), SegmentKind.FORMAT, 0)))
+        .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), SegmentKind.FORMAT, 0, combiner, false)))
         .setCoder(WrittenFileCoder.of())
         .apply(ParDo.of(new ProbeFn(probe)))
         .setCoder(WrittenFileCoder.of())
