@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * {@code segments = n + 1} in state right away, and appends the bundle's rows of the key to it.
  * {@code @FinishBundle} closes every open segment (a segment also closes early once it reaches the
  * segment size, see {@link RollingPolicy#segmentSize}, and the next row begins the next one). A roll
- * first closes the key's open segment, then merges segments 0..n-1 into the hidden part file
- * ({@link SegmentFiles#merge}). Memory per open key is a stream buffer, or for Parquet segments of
+ * first closes the key's open segment, then merges the file's segment files (segments 0..n-1, some
+ * combined, see below) into the hidden part file ({@link SegmentFiles#merge}). Memory per open key is a stream buffer, or for Parquet segments of
  * {@link SegmentKind#FORMAT} the pages of one row group; Beam state holds a few numbers per key.
  *
  * <p>Why a segment counted in state is always complete on disk when that state is committed: the
@@ -66,10 +66,42 @@ import org.slf4j.LoggerFactory;
  * changes and the output of a bundle are committed together after {@code @FinishBundle}; a retried
  * bundle starts from the old count and rewrites its segment.
  *
+ * <h3>Combining segment files while the file is open</h3>
+ *
+ * A file open for long would otherwise have one hidden segment file per bundle (6,400 files after
+ * 30 s with 200 open partitions). Before a segment begins, {@link SegmentCombiner} may say that the
+ * last complete segment files are to become one ({@code .seg-<first>-<last>.inprogress}, joined
+ * without re-encoding: byte concatenation for csv/json and spill segments, block copy for Avro,
+ * row-group copy for Parquet segments), which keeps at most 16 per open file. Exactly-once:
+ *
+ * <ul>
+ *   <li>The plan and every name follow from the state ({@link OpenFile#starts}), so a replay after a
+ *       restore combines the same segments under the same names, rewriting what a failed attempt
+ *       wrote; a combined name always covers more segments than each file it replaces, so it is
+ *       never the name of a file the restored state still needs.
+ *   <li>The combined file is written completely in {@code @ProcessElement}, before the state names
+ *       it (written back at the end of the element): a checkpoint whose state names it has it.
+ *   <li>The replaced files stay until a completed checkpoint holds the state without them: the
+ *       bundle finalizer of the bundle deletes them (Flink runs it when the checkpoint taken after
+ *       the bundle completes; a bundle ends before any snapshot of its state). A restore to an
+ *       earlier checkpoint finds them intact; one to a later checkpoint finds the combined file.
+ *       A finalizer lost in a failure leaves them to the publish step, which deletes every
+ *       {@code .part-…<ext>.*.inprogress} of the part file ({@code PartitionCompactor.deleteDerived}).
+ *       On the Direct runner (never restores) they are deleted at once.
+ *   <li>Combines happen only where a segment begins ({@code @ProcessElement}: the only method that
+ *       gets a {@link BundleFinalizer} on Beam 2.62's non-portable runners), never in a timer or
+ *       in {@code @FinishBundle}; a file that closes at the bundle end merges the state's segment
+ *       files as they are at that point, which that bundle's state holds too.
+ * </ul>
+ *
+ * A restore from a savepoint older than the last completed checkpoint may miss replaced files, as
+ * it already missed the segments of files published since.
+ *
  * <h3>State per key (cleared when the file closes)</h3>
  *
  * <ul>
- *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun, and
+ *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun and
+ *       which segment files hold them, and
  *       whether it closes at the end of the bundle that marked it: roll at the commit point, see
  *       {@link #finishBundle} and {@link StreamingWrite});
  *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
