@@ -299,6 +299,8 @@ public final class StreamingSinkBenchmark {
       long maxState = 0;
       long maxCheckpointed = 0;
       long maxCheckpointDir = 0;
+      long maxHidden = 0;
+      long maxSegments = 0;
       Path checkpointDir = cluster.checkpointDir().resolve(job.toHexString());
       while (System.nanoTime() - start < Duration.ofSeconds(memorySeconds).toNanos()) {
         Thread.sleep(5_000);
@@ -316,11 +318,14 @@ public final class StreamingSinkBenchmark {
         maxState = Math.max(maxState, state);
         maxCheckpointed = Math.max(maxCheckpointed, checkpointed);
         maxCheckpointDir = Math.max(maxCheckpointDir, dirSize);
+        long[] hidden = TableContents.countHiddenAndSegments(table.options().rootPath());
+        maxHidden = Math.max(maxHidden, hidden[0]);
+        maxSegments = Math.max(maxSegments, hidden[1]);
         System.out.printf(
-            "  t=%2ds rows emitted %,d; heap after GC %s (+%s); latest checkpoint %s state, %s checkpointed; checkpoint dir %s%n",
+            "  t=%2ds rows emitted %,d; heap after GC %s (+%s); latest checkpoint %s state, %s checkpointed; checkpoint dir %s; hidden files %,d (segment files %,d)%n",
             (System.nanoTime() - start) / 1_000_000_000L, log.emissions(), BenchJobs.megabytes(heap),
             BenchJobs.megabytes(heap - baseline), BenchJobs.megabytes(state),
-            BenchJobs.megabytes(checkpointed), BenchJobs.megabytes(dirSize));
+            BenchJobs.megabytes(checkpointed), BenchJobs.megabytes(dirSize), hidden[0], hidden[1]);
       }
       CompletedCheckpointStats last =
           cluster.checkpointStats(job).getHistory().getLatestCompletedCheckpoint();
@@ -336,10 +341,11 @@ public final class StreamingSinkBenchmark {
       cluster.cancel(job);
       TableContents contents = TableContents.scan(table);
       System.out.printf(
-          "  peak: heap +%s over baseline, checkpoint state %s (%s checkpointed), checkpoint dir %s; %d visible files, %d hidden%n",
+          "  peak: heap +%s over baseline, checkpoint state %s (%s checkpointed), checkpoint dir %s; %d visible files, %d hidden"
+              + " (max while running: %,d hidden, %,d segment files of open part files)%n",
           BenchJobs.megabytes(maxHeap - baseline), BenchJobs.megabytes(maxState),
           BenchJobs.megabytes(maxCheckpointed), BenchJobs.megabytes(maxCheckpointDir),
-          contents.files().size(), contents.hiddenFiles().size());
+          contents.files().size(), contents.hiddenFiles().size(), maxHidden, maxSegments);
     } finally {
       EmitLog.remove(logId);
     }

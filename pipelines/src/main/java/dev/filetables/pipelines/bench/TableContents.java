@@ -221,6 +221,20 @@ public final class TableContents {
     return hidden;
   }
 
+  /**
+   * Counts the hidden files under {@code root} while a job runs (files vanish as it goes): all of
+   * them, and the segment files of open streaming part files ({@code .part-…<ext>.seg-….inprogress}).
+   */
+  public static long[] countHiddenAndSegments(Path root) throws IOException {
+    List<Path> hidden = hiddenFiles(root);
+    long segments =
+        hidden.stream()
+            .map(p -> p.getFileName().toString())
+            .filter(n -> n.contains(".seg-") && n.endsWith(".inprogress"))
+            .count();
+    return new long[] {hidden.size(), segments};
+  }
+
   private static boolean isHidden(Path relative) {
     for (Path part : relative) {
       String name = part.toString();

@@ -5,9 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
+import dev.filetables.transforms.sink.SinkFailpoints;
+import dev.filetables.transforms.sink.SinkFailpoints.Point;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -31,6 +38,20 @@ class ExactlyOnceUnderFailuresTest {
 
   @TempDir Path dir;
 
+  private final Map<Point, AtomicInteger> reached = new ConcurrentHashMap<>();
+
+  @BeforeEach
+  void combineSegmentFilesConstantly() {
+    StreamingScenarios.combineSegmentFilesConstantly();
+    SinkFailpoints.set((point, file) -> reached.computeIfAbsent(point, p -> new AtomicInteger()).incrementAndGet());
+  }
+
+  @AfterEach
+  void defaultSegmentCombining() {
+    StreamingScenarios.defaultSegmentCombining();
+    SinkFailpoints.reset();
+  }
+
   @Test
   void visibleRowsAreExactlyTheInputDespiteInjectedFailures() throws Exception {
     long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
@@ -46,6 +67,8 @@ class ExactlyOnceUnderFailuresTest {
             seed,
             Duration.ofSeconds(180));
 
+    LOG.info("Writer steps reached: {}", reached);
+    assertTrue(reached.containsKey(Point.COMBINE_WRITTEN), "segment files combined: " + reached);
     assertTrue(outcome.plan.injected().size() >= 5, "failures injected: " + outcome.plan);
     assertTrue(outcome.emitted > ROWS, "restores replay rows: " + outcome.emitted + " emitted");
     // the finite source ends the input: the sink publishes its last files and the job finishes

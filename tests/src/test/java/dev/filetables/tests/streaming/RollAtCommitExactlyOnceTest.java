@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -37,6 +38,7 @@ class RollAtCommitExactlyOnceTest {
   private static final long ROWS = 20_000;
   private static final double ROWS_PER_SECOND = 1_500;
   private static final Orders ORDERS = Orders.withPartitions(4);
+  private static final List<Point> BUNDLE_END = List.of(Point.BUNDLE_END_MERGED, Point.BUNDLE_END_EMITTED);
 
   @TempDir Path dir;
 
@@ -44,9 +46,15 @@ class RollAtCommitExactlyOnceTest {
   private final Set<String> crashed = ConcurrentHashMap.newKeySet();
   private final Map<String, AtomicInteger> reached = new ConcurrentHashMap<>();
 
+  @BeforeEach
+  void combineSegmentFilesConstantly() {
+    StreamingScenarios.combineSegmentFilesConstantly();
+  }
+
   @AfterEach
   void reset() {
     SinkFailpoints.reset();
+    StreamingScenarios.defaultSegmentCombining();
   }
 
   private static SinkUnderTest rollingAtCommit(Path dir, String name, String format) {
@@ -67,6 +75,11 @@ class RollAtCommitExactlyOnceTest {
         List.of(rollingAtCommit(dir, "orders_json", "json"), rollingAtCommit(dir, "orders_parquet", "parquet"));
     SinkFailpoints.set(
         (point, file) -> {
+          if (!BUNDLE_END.contains(point)) {
+            // crashes while combining segment files: SegmentCombineExactlyOnceTest
+            reached.computeIfAbsent(point.toString(), k -> new AtomicInteger()).incrementAndGet();
+            return;
+          }
           String table = file.contains("orders_json") ? "json" : "parquet";
           String key = table + " " + point;
           // only while the source emits: after the input ends the runner processes stable input
@@ -100,7 +113,7 @@ class RollAtCommitExactlyOnceTest {
 
     LOG.info("Bundle-end crashes injected: {}; reached: {}", crashed, reached);
     for (String table : List.of("json", "parquet")) {
-      for (Point point : Point.values()) {
+      for (Point point : BUNDLE_END) {
         assertTrue(crashed.contains(table + " " + point), "crash injected at " + table + " " + point + ": " + crashed);
       }
     }

@@ -9,6 +9,8 @@ import dev.filetables.tests.streaming.StreamingScenarios.StopMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -28,6 +30,16 @@ class StopWithSavepointRestoreTest {
   private static final Orders ORDERS = Orders.withPartitions(6);
 
   @TempDir Path dir;
+
+  @BeforeEach
+  void combineSegmentFilesConstantly() {
+    StreamingScenarios.combineSegmentFilesConstantly();
+  }
+
+  @AfterEach
+  void defaultSegmentCombining() {
+    StreamingScenarios.defaultSegmentCombining();
+  }
 
   @Test
   void newJobContinuesFromStopWithSavepoint() throws Exception {

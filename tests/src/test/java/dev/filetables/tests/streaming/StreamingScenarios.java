@@ -45,6 +45,24 @@ final class StreamingScenarios {
   static final int PARALLELISM = 2;
   static final long CHECKPOINT_INTERVAL_MILLIS = 500;
 
+  /**
+   * The streaming writer's bound on segment files per open part file (SegmentCombiner), read when
+   * the pipeline is built: failure tests set it small so that segment files are combined all the
+   * time under failures. Override with {@code -Dfiletables.test.max-segment-files=<n>}.
+   */
+  private static final String MAX_SEGMENT_FILES = "filetables.sink.max-segment-files";
+
+  /** Small bound on segment files for the pipelines built from now on (failure tests). */
+  static void combineSegmentFilesConstantly() {
+    System.setProperty(
+        MAX_SEGMENT_FILES, System.getProperty("filetables.test.max-segment-files", "2"));
+  }
+
+  /** The sink's default bound again. */
+  static void defaultSegmentCombining() {
+    System.clearProperty(MAX_SEGMENT_FILES);
+  }
+
   /** A table and the sink transform that writes it. */
   static final class SinkUnderTest {
     final TableSpec table;

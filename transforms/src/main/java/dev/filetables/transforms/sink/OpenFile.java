@@ -3,6 +3,8 @@ package dev.filetables.transforms.sink;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -11,9 +13,10 @@ import org.apache.beam.sdk.coders.VarLongCoder;
 
 /**
  * The state of one writer's open part file in the streaming sink: everything needed to finish the
- * file after a restore. It names files, it holds no rows: the rows are in segments 0..{@link
+ * file after a restore. It names files, it holds no rows: the rows are in the segments 0..{@link
  * #segments}-1 on disk, each complete whenever this state is committed (see {@link
- * RollingWriterFn}).
+ * RollingWriterFn}). Consecutive segments may have been combined into one file while the file was
+ * open ({@link SegmentCombiner}): {@link #segmentFiles} says which files hold them now.
  *
  * <p>Mutable; the DoFn reads it, changes it and writes it back within one element or timer.
  */
@@ -38,6 +41,12 @@ final class OpenFile {
   int segments;
   /** Bytes of segments 0..segments-2, the ones before the latest (known once that one is begun). */
   long closedBytes;
+  /**
+   * The first segment of each segment file, in order: file {@code i} holds segments {@code
+   * starts[i]} to {@code starts[i+1]-1} (the last one up to {@code segments-1}), named by {@link
+   * SegmentFiles#segmentName(String, int, int)}. Without combining every segment is its own file.
+   */
+  final List<Integer> starts = new ArrayList<>();
   /**
    * The file is closed at the end of the bundle that set this (at the commit point that ends it, see
    * {@link RollingWriterFn}). Committed state with this set means that bundle has ended and the file
@@ -76,7 +85,32 @@ final class OpenFile {
     if (segments > 0) {
       closedBytes += previousBytes;
     }
+    starts.add(segments);
     return segments++;
+  }
+
+  /** The first segment of segment file {@code i}. */
+  int firstOf(int i) {
+    return starts.get(i);
+  }
+
+  /** The last segment of segment file {@code i}. */
+  int lastOf(int i) {
+    return i + 1 < starts.size() ? starts.get(i + 1) - 1 : segments - 1;
+  }
+
+  /** The hidden names of the file's segment files, in order. */
+  List<String> segmentFiles() {
+    List<String> names = new ArrayList<>(starts.size());
+    for (int i = 0; i < starts.size(); i++) {
+      names.add(SegmentFiles.segmentName(name, firstOf(i), lastOf(i)));
+    }
+    return names;
+  }
+
+  /** Records that segment files {@code from}..last were combined into one. */
+  void combinedFrom(int from) {
+    starts.subList(from + 1, starts.size()).clear();
   }
 
   /** Coder for the state; a leading version byte leaves room for changes of the layout. */
@@ -85,9 +119,11 @@ final class OpenFile {
     private static final Coder INSTANCE = new Coder();
     /**
      * 2: rows no longer buffered in state (version 1 counted buffered rows and estimates); 3: adds
-     * {@link OpenFile#closesAtBundleEnd} (version 2 is still read: the flag was false then).
+     * {@link OpenFile#closesAtBundleEnd} (version 2 is still read: the flag was false then); 4: adds
+     * {@link OpenFile#starts}, the combined segment files (versions 2 and 3 are still read: every
+     * segment was its own file then).
      */
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
     private static final StringUtf8Coder STRING = StringUtf8Coder.of();
     private static final VarLongCoder LONG = VarLongCoder.of();
     private static final VarIntCoder INT = VarIntCoder.of();
@@ -110,16 +146,25 @@ final class OpenFile {
       INT.encode(f.segments, out);
       LONG.encode(f.closedBytes, out);
       out.write(f.closesAtBundleEnd ? 1 : 0);
+      // as gaps to the previous start: small numbers, one byte each
+      INT.encode(f.starts.size(), out);
+      int previous = 0;
+      for (int start : f.starts) {
+        INT.encode(start - previous, out);
+        previous = start;
+      }
     }
 
     @Override
     public OpenFile decode(InputStream in) throws IOException {
       int version = in.read();
-      if (version != VERSION && version != 2) {
+      if (version < 2 || version > VERSION) {
         throw new CoderException(
             "Unknown open-file state version "
                 + version
-                + " (state of an older FileTables streaming sink cannot be restored)");
+                + (version > VERSION
+                    ? " (written by a newer FileTables streaming sink: restore it with that version)"
+                    : " (state of an older FileTables streaming sink cannot be restored)"));
       }
       OpenFile f = new OpenFile(STRING.decode(in), STRING.decode(in), LONG.decode(in), LONG.decode(in));
       f.lastWrite = LONG.decode(in);
@@ -134,6 +179,26 @@ final class OpenFile {
           throw new CoderException("Bad open-file state: closes-at-bundle-end flag " + flag);
         }
         f.closesAtBundleEnd = flag == 1;
+      }
+      if (version >= 4) {
+        int files = INT.decode(in);
+        int start = 0;
+        for (int i = 0; i < files; i++) {
+          int gap = INT.decode(in);
+          if (i > 0 && gap <= 0) {
+            throw new CoderException("Bad open-file state: segment file starts not increasing");
+          }
+          start += gap;
+          f.starts.add(start);
+        }
+        if (files > 0 && (f.starts.get(0) != 0 || start >= f.segments)) {
+          throw new CoderException(
+              "Bad open-file state: segment files start at " + f.starts + " of " + f.segments + " segments");
+        }
+      } else {
+        for (int n = 0; n < f.segments; n++) {
+          f.starts.add(n); // no combining before version 4
+        }
       }
       return f;
     }

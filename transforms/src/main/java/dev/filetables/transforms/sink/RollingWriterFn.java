@@ -1,6 +1,8 @@
 package dev.filetables.transforms.sink;
 
+import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.format.ConcatenatingMerger;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.FileMerger;
@@ -10,7 +12,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * {@code segments = n + 1} in state right away, and appends the bundle's rows of the key to it.
  * {@code @FinishBundle} closes every open segment (a segment also closes early once it reaches the
  * segment size, see {@link RollingPolicy#segmentSize}, and the next row begins the next one). A roll
- * first closes the key's open segment, then merges segments 0..n-1 into the hidden part file
- * ({@link SegmentFiles#merge}). Memory per open key is a stream buffer, or for Parquet segments of
+ * first closes the key's open segment, then merges the file's segment files (segments 0..n-1, some
+ * combined, see below) into the hidden part file ({@link SegmentFiles#merge}). Memory per open key is a stream buffer, or for Parquet segments of
  * {@link SegmentKind#FORMAT} the pages of one row group; Beam state holds a few numbers per key.
  *
  * <p>Why a segment counted in state is always complete on disk when that state is committed: the
@@ -62,10 +66,42 @@ import org.slf4j.LoggerFactory;
  * changes and the output of a bundle are committed together after {@code @FinishBundle}; a retried
  * bundle starts from the old count and rewrites its segment.
  *
+ * <h3>Combining segment files while the file is open</h3>
+ *
+ * A file open for long would otherwise have one hidden segment file per bundle (6,400 files after
+ * 30 s with 200 open partitions). Before a segment begins, {@link SegmentCombiner} may say that the
+ * last complete segment files are to become one ({@code .seg-<first>-<last>.inprogress}, joined
+ * without re-encoding: byte concatenation for csv/json and spill segments, block copy for Avro,
+ * row-group copy for Parquet segments), which keeps at most 16 per open file. Exactly-once:
+ *
+ * <ul>
+ *   <li>The plan and every name follow from the state ({@link OpenFile#starts}), so a replay after a
+ *       restore combines the same segments under the same names, rewriting what a failed attempt
+ *       wrote; a combined name always covers more segments than each file it replaces, so it is
+ *       never the name of a file the restored state still needs.
+ *   <li>The combined file is written completely in {@code @ProcessElement}, before the state names
+ *       it (written back at the end of the element): a checkpoint whose state names it has it.
+ *   <li>The replaced files stay until a completed checkpoint holds the state without them: the
+ *       bundle finalizer of the bundle deletes them (Flink runs it when the checkpoint taken after
+ *       the bundle completes; a bundle ends before any snapshot of its state). A restore to an
+ *       earlier checkpoint finds them intact; one to a later checkpoint finds the combined file.
+ *       A finalizer lost in a failure leaves them to the publish step, which deletes every
+ *       {@code .part-…<ext>.*.inprogress} of the part file ({@code PartitionCompactor.deleteDerived}).
+ *       On the Direct runner (never restores) they are deleted at once.
+ *   <li>Combines happen only where a segment begins ({@code @ProcessElement}: the only method that
+ *       gets a {@link BundleFinalizer} on Beam 2.62's non-portable runners), never in a timer or
+ *       in {@code @FinishBundle}; a file that closes at the bundle end merges the state's segment
+ *       files as they are at that point, which that bundle's state holds too.
+ * </ul>
+ *
+ * A restore from a savepoint older than the last completed checkpoint may miss replaced files, as
+ * it already missed the segments of files published since.
+ *
  * <h3>State per key (cleared when the file closes)</h3>
  *
  * <ul>
- *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun, and
+ *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun and
+ *       which segment files hold them, and
  *       whether it closes at the end of the bundle that marked it: roll at the commit point, see
  *       {@link #finishBundle} and {@link StreamingWrite});
  *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
@@ -146,9 +182,24 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   private final SegmentKind segmentKind;
   /** The runner's commit interval (Flink checkpoint interval) in ms, 0 when rolls are not aligned. */
   private final long commitInterval;
+  private final SegmentCombiner combiner;
+  /**
+   * The runner restores state (Flink): segment files replaced by a combined one are deleted only
+   * once a completed checkpoint holds the state without them (a bundle finalizer), not at once.
+   */
+  private final boolean restoresState;
 
   private transient FileFormat format;
   private transient FileMerger merger;
+  /** Combines segment files of an open file into one segment file of the same kind. */
+  private transient FileMerger combining;
+  /**
+   * Segment files replaced by combined ones in the current bundle: deleted by the bundle's
+   * finalizer once the checkpoint after the bundle completed (a new list per bundle).
+   */
+  private transient List<Path> replacedInBundle;
+  /** A combine happened in the current element (for the failpoint after its state write). */
+  private transient String combinedInElement;
   /** Decodes the rows of a batch when they cannot be appended as they are. */
   private transient org.apache.beam.sdk.coders.Coder<Row> rowCoder;
   private transient boolean commitWatched;
@@ -169,19 +220,26 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
    * @param commitInterval the runner's commit (checkpoint) interval in ms to time rolls just before
    *     checkpoints (see {@link RollingPolicy#nextAligned}), or 0; ignored unless the policy {@link
    *     RollingPolicy#alignsTo aligns to it}
+   * @param combiner when to combine the segment files of an open file
+   * @param restoresState the runner restores state after failures (Flink): replaced segment files
+   *     are deleted only after a checkpoint completed without them; otherwise at once
    */
   RollingWriterFn(
       TableSpec table,
       PartFiles files,
       RollingPolicy policy,
       SegmentKind segmentKind,
-      long commitInterval) {
+      long commitInterval,
+      SegmentCombiner combiner,
+      boolean restoresState) {
     this.table = table;
     this.fileSchema = table.fileSchema();
     this.files = files;
     this.policy = policy;
     this.segmentKind = segmentKind;
     this.commitInterval = policy.alignsTo(commitInterval) ? commitInterval : 0;
+    this.combiner = combiner;
+    this.restoresState = restoresState;
   }
 
   @Setup
@@ -191,6 +249,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
         segmentKind == SegmentKind.SPILL
             ? new SpillMerger(format, fileSchema)
             : FileMergers.of(format, fileSchema);
+    // spill segments are rows one after the other: their bytes join as they are
+    combining = segmentKind == SegmentKind.SPILL ? ConcatenatingMerger.INSTANCE : merger;
     openSegments = new HashMap<>();
     closingAtBundleEnd = new HashMap<>();
     rowCoder = FileRowCoder.of(fileSchema);
@@ -200,6 +260,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   @StartBundle
   public void startBundle(PipelineOptions options) {
     commitWatched = false;
+    replacedInBundle = null;
     if (rollAtCommit == null) {
       rollAtCommit = commitInterval > 0 && RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
     }
@@ -289,6 +350,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
       commitWatched = true;
     }
     long now = check.getCurrentRelativeTime().getMillis();
+    combinedInElement = null;
     WriterKey key = element.getKey();
     RowBatch batch = element.getValue();
     OpenSegment open = openSegments.get(key);
@@ -306,7 +368,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
         file = open(key, now, lastCounter);
         holdMoved = true;
       }
-      SegmentWriter segment = segmentOf(key, file);
+      SegmentWriter segment = segmentOf(key, file, finalizer);
       if (next == 0 && segment.takesEncoded() && fits(file, segment, batch)) {
         // the common case: the whole batch goes into the segment as it is, without decoding
         holdMoved |= batch.minTimestamp() < file.minTimestamp;
@@ -341,6 +403,9 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
       file.closesAtBundleEnd = true;
     }
     fileState.write(file);
+    if (combinedInElement != null) {
+      SinkFailpoints.reached(SinkFailpoints.Point.COMBINE_RECORDED, combinedInElement);
+    }
     if (file.closesAtBundleEnd) {
       closingAtBundleEnd.put(key, file);
     }
@@ -554,9 +619,11 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
 
   /**
    * The open segment of the key's file in this bundle; begins the file's next segment (recorded in
-   * {@code file}, which the caller writes to state) when there is none.
+   * {@code file}, which the caller writes to state) when there is none, after combining the file's
+   * complete segment files when it has too many ({@link #combineSegments}).
    */
-  private SegmentWriter segmentOf(WriterKey key, OpenFile file) throws IOException {
+  private SegmentWriter segmentOf(WriterKey key, OpenFile file, BundleFinalizer finalizer)
+      throws IOException {
     OpenSegment open = openSegments.get(key);
     if (open != null && open.file.name.equals(file.name)) {
       return open.writer;
@@ -565,14 +632,56 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
       closeSegment(key); // cannot happen: a file's close closes its segment first
     }
     Path dir = files.directory(file.partitionPath);
+    // the latest segment is a file of its own until the next one begins: combines come after this
     long previousBytes =
         file.segments == 0 ? 0 : segmentSize(dir, file.name, file.segments - 1);
+    combineSegments(dir, file, finalizer);
     int n = file.beginSegment(previousBytes);
     SegmentWriter writer =
         SegmentWriter.open(
             segmentKind, format, fileSchema, dir, SegmentFiles.segmentName(file.name, n));
     openSegments.put(key, new OpenSegment(file, writer));
     return writer;
+  }
+
+  /**
+   * Combines the tail of the file's complete segment files into one when {@link SegmentCombiner}
+   * says so: writes the combined file completely, then records it in {@code file} (the caller
+   * writes it to state). The replaced files are deleted at once where the runner never restores
+   * state, else by this bundle's finalizer, once the checkpoint taken after the bundle (holding the
+   * state without them) has completed; see the class comment.
+   */
+  private void combineSegments(Path dir, OpenFile file, BundleFinalizer finalizer)
+      throws IOException {
+    int from = combiner.combineFrom(file.starts, file.segments);
+    if (from < 0) {
+      return;
+    }
+    List<String> names = file.segmentFiles();
+    List<String> inputs = new ArrayList<>(names.subList(from, names.size()));
+    String combined = SegmentFiles.segmentName(file.name, file.firstOf(from), file.segments - 1);
+    SegmentFiles.merge(combining, dir, inputs, combined);
+    combinedInElement = dir.resolve(combined).toString();
+    SinkFailpoints.reached(SinkFailpoints.Point.COMBINE_WRITTEN, combinedInElement);
+    file.combinedFrom(from);
+    if (!restoresState) {
+      inputs.forEach(name -> FileOps.deleteQuietly(dir.resolve(name)));
+      return;
+    }
+    if (replacedInBundle == null) {
+      List<Path> replaced = new ArrayList<>();
+      replacedInBundle = replaced;
+      finalizer.afterBundleCommit(
+          Instant.now().plus(Duration.standardDays(1)),
+          () -> {
+            if (!replaced.isEmpty()) {
+              SinkFailpoints.reached(
+                  SinkFailpoints.Point.COMBINE_DELETING, replaced.get(0).toString());
+            }
+            replaced.forEach(FileOps::deleteQuietly);
+          });
+    }
+    inputs.forEach(name -> replacedInBundle.add(dir.resolve(name)));
   }
 
   private void closeSegment(WriterKey key) throws IOException {
@@ -653,7 +762,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     Path dir = files.directory(file.partitionPath);
     String writer = PartFileName.parse(file.name).get().writer();
     SegmentFiles.deleteHidden(dir, files.writeUuid(), writer, counter -> counter > file.counter);
-    long size = SegmentFiles.merge(merger, dir, file.name, file.segments, target);
+    long size = SegmentFiles.merge(merger, dir, file.segmentFiles(), target);
     if (segmentKind == SegmentKind.SPILL) {
       long spilled = file.closedBytes + segmentSize(dir, file.name, file.segments - 1);
       if (spilled > 0) {

@@ -22,9 +22,11 @@ import org.apache.beam.sdk.values.Row;
 /**
  * The files behind one streaming part file: its segments {@code
  * .part-<uuid>-<writer>-<counter><ext>.seg-<n>.inprogress} (complete small files of the table's
- * format) and the hidden part file they are merged into. Every name derives from the part file's
- * name and the segment number kept in state, so a replay after a restore rewrites the same names
- * (replacing what a failed attempt left) instead of adding new files.
+ * format), the files that combine consecutive segments {@code first..last} while the part file is
+ * open ({@code .seg-<first>-<last>.inprogress}, see {@link SegmentCombiner}), and the hidden part
+ * file they are merged into. Every name derives from the part file's name and the segment numbers
+ * kept in state, so a replay after a restore rewrites the same names (replacing what a failed
+ * attempt left) instead of adding new files.
  */
 final class SegmentFiles {
   private static final int BUFFER_BYTES = 64 * 1024;
@@ -35,6 +37,19 @@ final class SegmentFiles {
   /** The hidden name of segment {@code n} of the part file with hidden name {@code partName}. */
   static String segmentName(String partName, int n) {
     return segmentPrefix(partName) + n + IN_PROGRESS;
+  }
+
+  /**
+   * The hidden name of the file holding segments {@code first..last} of the part file {@code
+   * partName}: {@link #segmentName(String, int)} for a single segment.
+   */
+  static String segmentName(String partName, int first, int last) {
+    if (first > last) {
+      throw new IllegalArgumentException("No segments " + first + ".." + last);
+    }
+    return first == last
+        ? segmentName(partName, first)
+        : segmentPrefix(partName) + first + "-" + last + IN_PROGRESS;
   }
 
   /** The start all segment names of a part file share. */
@@ -63,15 +78,20 @@ final class SegmentFiles {
   }
 
   /**
-   * Merges segments 0..{@code segments}-1 of part file {@code partName} into {@code target} (a hidden
-   * name in the same directory), replacing an existing target; returns its size. The segments stay:
-   * they are deleted only once the merged file is published (see {@link #deleteSegments}).
+   * Merges the segment files {@code names} (in order) into {@code target} (a hidden name in the same
+   * directory), replacing an existing target; returns its size. The inputs stay: they are deleted
+   * only once no restore can need them (see {@link #deleteSegments} and {@link SegmentCombiner}).
    */
-  static long merge(FileMerger merger, Path dir, String partName, int segments, String target)
+  static long merge(FileMerger merger, Path dir, List<String> names, String target)
       throws IOException {
-    List<Path> inputs = new ArrayList<>(segments);
-    for (int n = 0; n < segments; n++) {
-      inputs.add(dir.resolve(segmentName(partName, n)));
+    List<Path> inputs = new ArrayList<>(names.size());
+    for (String name : names) {
+      Path input = dir.resolve(name);
+      if (!Files.exists(input)) {
+        throw new IOException(
+            "Segment file " + input + " of an open part file is missing (deleted while the write ran?)");
+      }
+      inputs.add(input);
     }
     Path file = dir.resolve(target);
     FileOps.deleteQuietly(file);

@@ -41,8 +41,10 @@ import org.apache.beam.sdk.values.TupleTag;
  * OpenFile}). Each bundle writes the rows a key gets to disk directly, as that key's next hidden
  * segment {@code .part-<uuid>-<writer>-<counter><ext>.seg-<n>.inprogress}: at the key's first row
  * of the bundle the writer begins segment n = the count in state and stores n + 1 right away;
- * {@code @FinishBundle} completes every segment of the bundle. When the file rolls, its segments
- * are merged into the hidden part file ({@link SegmentFiles#merge}: byte concatenation for
+ * {@code @FinishBundle} completes every segment of the bundle. While the file is open, its
+ * segment files are combined now and then into fewer ({@link SegmentCombiner}: at most 16 per
+ * open file; the replaced ones are deleted once a completed checkpoint no longer needs them, see
+ * {@link RollingWriterFn}). When the file rolls, its segments are merged into the hidden part file ({@link SegmentFiles#merge}: byte concatenation for
  * csv/json, block copy for Avro, and for Parquet either one encoding of spilled rows or row-group
  * copy, {@code sink.parquet.merge}). State and timers of the key are then cleared.
  *
@@ -251,7 +253,15 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
             .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
             .apply(
                 "RollingWriter",
-                ParDo.of(new RollingWriterFn(table, files, policy, segmentKind(), commitInterval)))
+                ParDo.of(
+                    new RollingWriterFn(
+                        table,
+                        files,
+                        policy,
+                        segmentKind(),
+                        commitInterval,
+                        SegmentCombiner.fromSystemProperty(),
+                        RunnerOptions.isFlink(options))))
             .setCoder(WrittenFileCoder.of());
     if (tableOptions.autoCompaction()) {
       // closed files stay hidden until merged; the compaction stage is the commit point then

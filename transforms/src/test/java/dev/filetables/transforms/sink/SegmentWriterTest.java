@@ -93,8 +93,10 @@ class SegmentWriterTest {
     SegmentFiles.merge(
         kind == SegmentKind.SPILL ? new SpillMerger(format, SCHEMA) : FileMergers.of(format, SCHEMA),
         dir,
-        PART,
-        3,
+        List.of(
+            SegmentFiles.segmentName(PART, 0),
+            SegmentFiles.segmentName(PART, 1),
+            SegmentFiles.segmentName(PART, 2)),
         PART);
     assertEquals(rows(0, 25), readAll(format, dir.resolve(PART)));
     if (formatName.equals("parquet")) {
@@ -125,6 +127,79 @@ class SegmentWriterTest {
   @Test
   void avroSegmentsMergeByBlockCopy() throws IOException {
     replayedSegmentReplacesTheFailedAttemptsAndExtraSegmentsAreIgnored(SegmentKind.FORMAT, "avro");
+  }
+
+  /**
+   * Segments 0..3 combined into one file while the part file is open, the way the writer does it,
+   * then merged at roll with segments 4 and 5: the part file holds every row in order, exactly as
+   * when the six segments are merged directly.
+   */
+  private void combinedSegmentsMergeLikeTheSegmentsTheyReplace(SegmentKind kind, String formatName)
+      throws IOException {
+    FileFormat format = format(formatName);
+    List<Row> all = new ArrayList<>();
+    for (int n = 0; n < 6; n++) {
+      List<Row> rows = rows(n * 10L, n * 10L + 3 + n);
+      writeSegment(kind, format, n, rows);
+      all.addAll(rows);
+    }
+    var merger = kind == SegmentKind.SPILL ? new SpillMerger(format, SCHEMA) : FileMergers.of(format, SCHEMA);
+    var combining =
+        kind == SegmentKind.SPILL ? dev.filetables.io.format.ConcatenatingMerger.INSTANCE : merger;
+    List<String> singles = new ArrayList<>();
+    for (int n = 0; n < 6; n++) {
+      singles.add(SegmentFiles.segmentName(PART, n));
+    }
+    String direct = PartFileName.hidden("uuid-1", "0", 1_700_000_000_001L, ".parquet");
+    SegmentFiles.merge(merger, dir, singles, direct);
+
+    String combined = SegmentFiles.segmentName(PART, 0, 3);
+    long size = SegmentFiles.merge(combining, dir, singles.subList(0, 4), combined);
+    if (kind == SegmentKind.SPILL || !formatName.equals("avro") && !formatName.equals("parquet")) {
+      long sum = 0;
+      for (String single : singles.subList(0, 4)) {
+        sum += Files.size(dir.resolve(single));
+      }
+      assertEquals(sum, size, "joined as they are: the bytes of the four segments");
+    }
+    if (kind == SegmentKind.FORMAT) {
+      // a combined file is a file of the format, like a segment
+      assertEquals(all.subList(0, 3 + 4 + 5 + 6), readAll(format, dir.resolve(combined)));
+    }
+    SegmentFiles.merge(
+        merger, dir, List.of(combined, singles.get(4), singles.get(5)), PART);
+    assertEquals(all, readAll(format, dir.resolve(PART)));
+    assertEquals(all, readAll(format, dir.resolve(direct)));
+    if (formatName.equals("parquet")) {
+      assertEquals(kind == SegmentKind.SPILL ? 1 : 6, rowGroups(dir.resolve(PART)), "row groups kept");
+    }
+    // publishing deletes the combined file with the segments
+    assertEquals(7, SegmentFiles.deleteSegments(dir, PART));
+  }
+
+  @Test
+  void combinedJsonSegmentsAreConcatenated() throws IOException {
+    combinedSegmentsMergeLikeTheSegmentsTheyReplace(SegmentKind.FORMAT, "json");
+  }
+
+  @Test
+  void combinedCsvSegmentsAreConcatenated() throws IOException {
+    combinedSegmentsMergeLikeTheSegmentsTheyReplace(SegmentKind.FORMAT, "csv");
+  }
+
+  @Test
+  void combinedAvroSegmentsAreBlockCopied() throws IOException {
+    combinedSegmentsMergeLikeTheSegmentsTheyReplace(SegmentKind.FORMAT, "avro");
+  }
+
+  @Test
+  void combinedParquetSegmentsKeepTheirRowGroups() throws IOException {
+    combinedSegmentsMergeLikeTheSegmentsTheyReplace(SegmentKind.FORMAT, "parquet");
+  }
+
+  @Test
+  void combinedSpillSegmentsAreConcatenatedAndEncodedOnceAtRoll() throws IOException {
+    combinedSegmentsMergeLikeTheSegmentsTheyReplace(SegmentKind.SPILL, "parquet");
   }
 
   @Test

@@ -71,6 +71,9 @@ class StreamingSinkTest {
 
   @TempDir Path dir;
 
+  /** When the writer combines segment files (the default unless a test sets another). */
+  private SegmentCombiner combiner = new SegmentCombiner(SegmentCombiner.DEFAULT_MAX_FILES);
+
   // ---- fixtures
 
   private TableSpec table(String... options) {
@@ -118,7 +121,7 @@ class StreamingSinkTest {
     return input
         .apply(ParDo.of(new AssignWritersFn(table, SCHEMA, byPartition, writers, true)))
         .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
-        .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), SegmentKind.FORMAT, 0)))
+        .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), SegmentKind.FORMAT, 0, combiner, false)))
         .setCoder(WrittenFileCoder.of())
         .apply(ParDo.of(new ProbeFn(probe)))
         .setCoder(WrittenFileCoder.of())
@@ -326,6 +329,36 @@ class StreamingSinkTest {
       assertEquals(100, ids(file).size());
       assertEquals(new TreeSet<>(ids(file)), new TreeSet<>(ids(file)), "in order");
     }
+    assertEquals(List.of(), hidden(dir.resolve("t")), "no hidden file and no segment is left");
+  }
+
+  @Test
+  void segmentFilesOfAFileOpenOverManyBundlesStayBoundedAndRowsStayInOrder() throws Exception {
+    combiner = new SegmentCombiner(3);
+    TableSpec table = table(TableOptions.SHUFFLE_BY_PARTITION, "true");
+    TestStream.Builder<Row> stream = TestStream.create(RowCoder.of(SCHEMA));
+    for (int i = 0; i < 120; i++) {
+      stream = stream.addElements(at(i, "a", T0)); // an element per bundle
+    }
+    Pipeline pipeline = pipeline();
+    String probe = collector();
+    String published = collector();
+    // a 20-byte buffer: about a segment per row, one file (default rolling: 128 MB, 30 min)
+    sink(pipeline.apply(stream.advanceWatermarkToInfinity()), table, 20, probe)
+        .apply(ParDo.of(new CollectFn<>(published)));
+    pipeline.run().waitUntilFinish();
+
+    List<KV<WrittenFile, Long>> closed = seen(probe);
+    assertEquals(1, closed.size());
+    long segmentFiles = closed.get(0).getValue();
+    assertTrue(segmentFiles >= 1 && segmentFiles <= 3, "segment files at the roll: " + segmentFiles);
+    List<WrittenFile> files = seen(published);
+    assertEquals(1, files.size());
+    List<Long> expected = new ArrayList<>();
+    for (long i = 0; i < 120; i++) {
+      expected.add(i);
+    }
+    assertEquals(expected, ids(files.get(0)), "every row once, in order");
     assertEquals(List.of(), hidden(dir.resolve("t")), "no hidden file and no segment is left");
   }
 

@@ -49,8 +49,12 @@ class StreamingStateTest {
     file.beginSegment(0);
     file.add(1, 6);
     file.closesAtBundleEnd = true;
-    byte[] v3 = CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file);
-    assertEquals(3, v3[0]);
+    byte[] v4 = CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file);
+    assertEquals(4, v4[0]);
+    assertTrue(CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v4).closesAtBundleEnd);
+    // version 3: no list of segment files after the mark (one segment: count and one gap)
+    byte[] v3 = java.util.Arrays.copyOf(v4, v4.length - 2);
+    v3[0] = 3;
     assertTrue(CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v3).closesAtBundleEnd);
 
     // state of the previous layout (version 2: no mark, nothing after closedBytes) restores unmarked
