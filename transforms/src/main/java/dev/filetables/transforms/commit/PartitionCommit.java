@@ -145,8 +145,11 @@ public abstract class PartitionCommit
   }
 
   /**
-   * At the end of input, how long to wait for in-progress files of a partition to disappear before
-   * committing it anyway (default 30 s).
+   * At the end of input, how long to wait for the hidden files (and end-of-input intents) of the
+   * write in a partition to disappear (default 30 s; the streaming sink on Flink adds its checkpoint
+   * interval: the last files are published when the job's final checkpoint completes). If some are
+   * still there then, the partition is not committed (a WARN names it): the post-job publish
+   * ({@code FileTableIO.publishLeftovers}) publishes them and commits it.
    */
   public PartitionCommit withEndOfInputWait(Duration wait) {
     checkArgumentNotNull(wait, "wait must not be null");

@@ -195,6 +195,14 @@ import org.apache.beam.sdk.values.TupleTag;
 public final class StreamingWrite extends PTransform<PCollection<Row>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * The commit interval of the streaming sink: Flink's checkpointing interval in ms, 0 on runners
+   * that never restore (Direct), where files are published at once.
+   */
+  public static long commitInterval(org.apache.beam.sdk.options.PipelineOptions options) {
+    return RunnerOptions.isFlink(options) ? RunnerOptions.flinkCheckpointingInterval(options) : 0;
+  }
+
   /** The published (visible) files: what the sink outputs. */
   public static final TupleTag<WrittenFile> PUBLISHED = new TupleTag<WrittenFile>("published") {};
 
