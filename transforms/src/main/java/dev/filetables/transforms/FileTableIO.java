@@ -295,9 +295,7 @@ public final class FileTableIO {
         if (input.isBounded() == PCollection.IsBounded.UNBOUNDED && commitInterval > 0) {
           // the last files of a finite stream are published when the final checkpoint completes,
           // up to one interval after the end of the input
-          commit =
-              commit.withEndOfInputWait(
-                  PartitionCommit.DEFAULT_END_OF_INPUT_WAIT.plus(org.joda.time.Duration.millis(commitInterval)));
+          commit = commit.withCommitInterval(org.joda.time.Duration.millis(commitInterval));
         }
         if (input.isBounded() == PCollection.IsBounded.BOUNDED) {
           // No late data can follow the end of a bounded input, and a day-long processing-time

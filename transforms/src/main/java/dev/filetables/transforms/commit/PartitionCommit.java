@@ -72,6 +72,8 @@ public abstract class PartitionCommit
 
   public abstract Duration getEndOfInputWait();
 
+  public abstract Duration getCommitInterval();
+
   abstract Builder toBuilder();
 
   @AutoValue.Builder
@@ -88,6 +90,8 @@ public abstract class PartitionCommit
 
     abstract Builder setEndOfInputWait(Duration wait);
 
+    abstract Builder setCommitInterval(Duration interval);
+
     abstract PartitionCommit build();
   }
 
@@ -99,6 +103,7 @@ public abstract class PartitionCommit
         .setStateRetention(DEFAULT_STATE_RETENTION)
         .setOverdueGrace(DEFAULT_OVERDUE_GRACE)
         .setEndOfInputWait(DEFAULT_END_OF_INPUT_WAIT)
+        .setCommitInterval(Duration.ZERO)
         .build();
   }
 
@@ -156,6 +161,18 @@ public abstract class PartitionCommit
     return toBuilder().setEndOfInputWait(wait).build();
   }
 
+  /**
+   * The streaming sink on Flink: its checkpoint interval (0: none, the default). The last files of
+   * a finite stream are published when the job's final checkpoint completes, up to one interval
+   * after the end of the input, so the end-of-input wait grows by it; and end-of-input commits are
+   * awaited at the end of the task only once that checkpoint has completed (else the job is failing
+   * or cancelled: a restore replays them, or the post-job publish commits the partitions).
+   */
+  public PartitionCommit withCommitInterval(Duration interval) {
+    checkArgumentNotNull(interval, "interval must not be null");
+    return toBuilder().setCommitInterval(interval).build();
+  }
+
   @Override
   public PCollection<CommittedPartition> expand(PCollection<WrittenFile> files) {
     TableSpec table = getTable();
@@ -185,7 +202,12 @@ public abstract class PartitionCommit
             "Commit",
             ParDo.of(
                 new PartitionCommitFn(
-                    table, getWriteUuid(), getStateRetention(), getOverdueGrace(), getEndOfInputWait())))
+                    table,
+                    getWriteUuid(),
+                    getStateRetention(),
+                    getOverdueGrace(),
+                    getEndOfInputWait().plus(getCommitInterval()),
+                    getCommitInterval().getMillis() > 0)))
         .setCoder(CommittedPartitionCoder.of());
   }
 
