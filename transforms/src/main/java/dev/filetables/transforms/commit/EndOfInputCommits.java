@@ -53,14 +53,6 @@ final class EndOfInputCommits {
             }));
   }
 
-  /** Stops the thread (interrupting a running commit) and drops the commits not done. */
-  void abandon() {
-    synchronized (this) {
-      commits.clear();
-    }
-    executor.shutdownNow();
-  }
-
   /**
    * Waits up to {@code timeout} for every submitted commit and stops the thread; the first failure
    * (or a timeout) is thrown, naming what was not committed.

@@ -164,9 +164,7 @@ public abstract class PartitionCommit
   /**
    * The streaming sink on Flink: its checkpoint interval (0: none, the default). The last files of
    * a finite stream are published when the job's final checkpoint completes, up to one interval
-   * after the end of the input, so the end-of-input wait grows by it; and end-of-input commits are
-   * awaited at the end of the task only once that checkpoint has completed (else the job is failing
-   * or cancelled: a restore replays them, or the post-job publish commits the partitions).
+   * after the end of the input, so the end-of-input wait grows by it.
    */
   public PartitionCommit withCommitInterval(Duration interval) {
     checkArgumentNotNull(interval, "interval must not be null");
@@ -206,8 +204,7 @@ public abstract class PartitionCommit
                     getWriteUuid(),
                     getStateRetention(),
                     getOverdueGrace(),
-                    getEndOfInputWait().plus(getCommitInterval()),
-                    getCommitInterval().getMillis() > 0)))
+                    getEndOfInputWait().plus(getCommitInterval()))))
         .setCoder(CommittedPartitionCoder.of());
   }
 

@@ -140,18 +140,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   private final Duration retention;
   private final Duration overdueGrace;
   private final Duration endOfInputWait;
-  /** True on Flink with checkpoints: end-of-input commits wait for files the final checkpoint publishes. */
-  private final boolean finalCheckpoint;
 
   private transient PartitionCommitter committer;
-
-  /** Kept from {@code @ProcessElement} (the only method that gets one on Beam 2.62's Flink runner). */
-  private transient @Nullable BundleFinalizer finalizer;
-
-  /** Set when the checkpoint after the end of the input (the job's final one) has completed. */
-  private transient volatile boolean finalCheckpointCompleted;
-
-  private transient boolean finalCheckpointWatched;
 
   /** Commits that wait, after the end of the input, for their last files; see {@link EndOfInputCommits}. */
   private transient @Nullable EndOfInputCommits endOfInput;
@@ -223,14 +213,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @Nullable String writeUuid,
       Duration retention,
       Duration overdueGrace,
-      Duration endOfInputWait,
-      boolean finalCheckpoint) {
+      Duration endOfInputWait) {
     this.table = table;
     this.writeUuid = writeUuid;
     this.retention = retention;
     this.overdueGrace = overdueGrace;
     this.endOfInputWait = endOfInputWait;
-    this.finalCheckpoint = finalCheckpoint;
   }
 
   @Setup
@@ -252,11 +240,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("committedNames") BagState<String> committedNames,
       @TimerId("watermarkPassed") Timer watermarkPassed,
       @TimerId("commitNow") Timer commitNow,
-      @TimerId("overdue") Timer overdue,
-      BundleFinalizer bundleFinalizer) {
-    if (finalCheckpoint) {
-      this.finalizer = bundleFinalizer;
-    }
+      @TimerId("overdue") Timer overdue) {
     String path = element.getKey();
     WrittenFile file = element.getValue();
     String name = Path.of(file.path()).getFileName().toString();
@@ -602,7 +586,6 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       PENDING.dec();
       FinalCommit commit = new FinalCommit(path, pending, announced(), number, watermark);
       PartitionCommitter own = new PartitionCommitter(table); // policies need not be thread-safe
-      watchFinalCheckpoint();
       endOfInputCommits().submit(() -> commitOnceVisible(own, commit));
     }
 
@@ -767,21 +750,6 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
         context.rowCount().isPresent() ? context.rowCount().getAsLong() + " row(s)" : "row count partly unknown");
   }
 
-  /**
-   * Learns when the job's final checkpoint completes: a callback registered now (after the end of
-   * the input) with the runner's bundle finalizer runs when the next checkpoint completes. Without
-   * it the task is ending because the job fails or is cancelled, and waiting for files that only the
-   * final checkpoint publishes would only hold up the restart.
-   */
-  private void watchFinalCheckpoint() {
-    if (!finalCheckpoint || finalCheckpointWatched || finalizer == null) {
-      return;
-    }
-    finalizer.afterBundleCommit(
-        Instant.now().plus(Duration.standardDays(7)), () -> finalCheckpointCompleted = true);
-    finalCheckpointWatched = true;
-  }
-
   private synchronized EndOfInputCommits endOfInputCommits() {
     if (endOfInput == null) {
       endOfInput = new EndOfInputCommits("end-of-input commits of `" + table.name() + "`");
@@ -797,19 +765,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       commits = endOfInput;
       endOfInput = null;
     }
-    if (commits == null) {
-      return;
+    if (commits != null) {
+      commits.awaitAll(endOfInputWait.plus(Duration.standardSeconds(10)));
     }
-    if (finalCheckpointWatched && !finalCheckpointCompleted) {
-      LOG.warn(
-          "Table `{}`: the task ends before the job's final checkpoint completed (the job fails or is"
-              + " cancelled): end-of-input commits are dropped; a restore commits those partitions"
-              + " again, or the post-job publish does",
-          table.name());
-      commits.abandon();
-      return;
-    }
-    commits.awaitAll(endOfInputWait.plus(Duration.standardSeconds(10)));
   }
 
   private static Optional<java.time.Instant> watermarkOf(ValueState<Long> threshold) {
