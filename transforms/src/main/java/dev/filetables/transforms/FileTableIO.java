@@ -113,7 +113,12 @@ public final class FileTableIO {
 
   private FileTableIO() {}
 
-  /** Writes rows with the table's physical columns; outputs the published files. */
+  /**
+   * Writes rows with the table's physical columns; outputs the published files. Exception: at the
+   * end of a finite stream on Flink, the files that wait for the job's final checkpoint are output
+   * under their visible names just before that checkpoint publishes them (see {@link
+   * #publishLeftovers} for when it cannot).
+   */
   public static Write write(TableSpec table) {
     return new AutoValue_FileTableIO_Write.Builder()
         .setTable(table)

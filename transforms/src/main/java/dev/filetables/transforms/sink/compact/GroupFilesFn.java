@@ -100,12 +100,36 @@ import org.slf4j.LoggerFactory;
  *       gets every visible file of the group, so it commits a partition after its compaction.
  * </ul>
  *
- * <p>At the end of the input (the end-of-window timers {@code end} for pending files and {@code
- * sealedEnd} for sealed groups, since Flink does not fire processing-time timers once the input
- * has ended; or {@code commit} firing before its time where a runner drains timers) every group is
- * published at once: no checkpoint follows. A failure in that last stretch (before the job's final
- * checkpoint) restores state from before it, and the replayed rows may be cut into other files than
- * the published ones: the remaining gap, for the compacted and the uncompacted sink alike.
+ * <h2>At the end of the input: two phases, at the job's final checkpoint</h2>
+ *
+ * The end-of-window timers {@code end} (pending files) and {@code sealedEnd} (sealed groups) fire
+ * once the input has ended (Flink fires no processing-time timer then; where the runner drains
+ * timers, {@code commit} and {@code delay} fire before their time, Beam's Flink runner in {@code
+ * finish()}). No regular checkpoint follows, only the job's final one (Flink 1.19:
+ * checkpoints-after-tasks-finish, on by default), which the task waits for before it ends. So:
+ *
+ * <ol>
+ *   <li><b>Prepare</b> (the timers): groups whose mark is durable are published as usual. The others
+ *       are written into one intent file per partition ({@link EndOfInputIntents}; rewritten with
+ *       all groups if a second timer of the key prepares more, deleting older intents of the write
+ *       there), and the visible files they will become are emitted now ({@link
+ *       PartitionCompactor#preview}: deterministic names; the partition commit waits while hidden
+ *       files or an intent of the write are in the partition). They leave the state.
+ *   <li><b>Publish</b> (one bundle-finalizer callback per instance, registered with the finalizer
+ *       kept from {@code @ProcessElement}, the only method Beam 2.62's non-portable runners give
+ *       one to; the runner collects it in the final checkpoint's snapshot and runs it when that
+ *       checkpoint completes, before the task ends): every prepared intent is completed with the
+ *       idempotent compactor operations and deleted.
+ * </ol>
+ *
+ * A failure before the final checkpoint completes restores an earlier checkpoint: nothing of the
+ * last stretch is visible, and the replay publishes or prepares those rows again. Before this
+ * instance publishes into a partition for the first time it deletes the intents of the write there
+ * (an earlier attempt's: their files are no longer the truth), and a replay's intent is newer than
+ * the failed attempt's. After the final checkpoint no restore can take the writers back. The
+ * callback itself may fail or never run (not retried by the runner; an aborted final checkpoint
+ * drops it): the job still ends and the intents stay, for the post-job publish ({@link
+ * EndOfInputIntents#recover}, {@code FileTableIO.publishLeftovers}).
  *
  * <p>On other runners ({@code pollMillis == 0}: the Direct runner commits a bundle's state and
  * output together and does not restore), a sealed group is published at once.
