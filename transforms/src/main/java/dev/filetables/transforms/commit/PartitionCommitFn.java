@@ -53,8 +53,10 @@ import org.slf4j.LoggerFactory;
  *       trigger (the Flink runner does not fire processing-time timers at the end of a bounded input).
  *       A partition that still has in-progress files then is committed once they are visible, off
  *       the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a streaming write
- *       are published only after the final watermark, by a checkpoint that a waiting DoFn would
- *       block. Such a commit is logged but not in the output, and {@code @Teardown} waits for it.
+ *       are published only after the final watermark, by the job's final checkpoint, which a waiting
+ *       DoFn would block. Such a commit is logged but not in the output, and {@code @Teardown} waits
+ *       for it. If hidden files or an end-of-input intent of the write are still there when the wait
+ *       ends, the partition is not committed (WARN): the post-job publish commits it.
  * </ul>
  *
  * <h2>Announcements: partitions whose files become visible only after the end</h2>
