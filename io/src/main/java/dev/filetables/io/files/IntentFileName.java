@@ -33,6 +33,11 @@ public final class IntentFileName {
     return intentName + ".tmp";
   }
 
+  /** True for the temporary name of an intent of {@code writeUuid} (left by a crash while writing it). */
+  public static boolean isTemporaryOfWrite(String name, String writeUuid) {
+    return name.endsWith(".tmp") && isOfWrite(name.substring(0, name.length() - ".tmp".length()), writeUuid);
+  }
+
   /** True for an intent file name (of any write). */
   public static boolean isIntent(String name) {
     return parse(name).isPresent();

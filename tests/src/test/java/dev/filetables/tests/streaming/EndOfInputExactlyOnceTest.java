@@ -89,13 +89,13 @@ class EndOfInputExactlyOnceTest {
     return path.contains("orders_compacted") ? "compacted" : "plain";
   }
 
-  /** Counts every point reached per table; throws once at {@code crashAt}. */
-  private void crashOnceAt(Point crashAt) {
+  /** Counts every point reached per table; throws once at {@code crashAt} (per table if {@code perTable}). */
+  private void crashOnceAt(Point crashAt, boolean perTable) {
     CompactionFailpoints.set(
         (point, file) -> {
           String key = tableOf(file) + " " + point;
           reached.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-          if (point == crashAt && crashed.add("once")) {
+          if (point == crashAt && crashed.add(perTable ? tableOf(file) : "once")) {
             throw new IllegalStateException("Injected end-of-input crash at " + key + " (" + file + ")");
           }
         });
@@ -133,7 +133,7 @@ class EndOfInputExactlyOnceTest {
         List.of(
             sink("orders_plain", false, UUID.randomUUID().toString()),
             sink("orders_compacted", true, UUID.randomUUID().toString()));
-    crashOnceAt(Point.END_OF_INPUT_PREPARED);
+    crashOnceAt(Point.END_OF_INPUT_PREPARED, false);
     long start = System.nanoTime();
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 0, 1L, Duration.ofSeconds(90));
@@ -157,18 +157,21 @@ class EndOfInputExactlyOnceTest {
     String compactedUuid = UUID.randomUUID().toString();
     List<SinkUnderTest> sinks =
         List.of(sink("orders_plain", false, plainUuid), sink("orders_compacted", true, compactedUuid));
-    crashOnceAt(Point.END_OF_INPUT_PUBLISHED);
+    // each table's callback fails once: the one that fails first restarts the job from the final
+    // checkpoint, which also drops the callbacks that had not run yet
+    crashOnceAt(Point.END_OF_INPUT_PUBLISHED, true);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 0, 1L, Duration.ofSeconds(90));
     LOG.info("Crashed: {}; reached: {}; {}", crashed, reached, outcome.run);
 
-    assertTrue(crashed.contains("once"), "the callback never published anything: " + reached);
+    assertFalse(crashed.isEmpty(), "the callback never published anything: " + reached);
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     List<Path> left = new ArrayList<>();
     for (SinkUnderTest sink : sinks) {
       left.addAll(intents(sink.table));
     }
     assertFalse(left.isEmpty(), "the job ended without intents left: the crash did not leave work undone");
+    LOG.info("Intents left after the job: {}", left);
 
     Map<String, String> uuids = Map.of("orders_plain", plainUuid, "orders_compacted", compactedUuid);
     for (SinkUnderTest sink : sinks) {

@@ -351,7 +351,12 @@ public final class EndOfInputIntents {
           new SimpleFileVisitor<Path>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-              IntentFileName.parse(file.getFileName().toString())
+              String name = file.getFileName().toString();
+              if (writeUuid != null && IntentFileName.isTemporaryOfWrite(name, writeUuid) && !dryRun) {
+                LOG.info("Deleting {}: an end-of-input intent whose writing was interrupted", file);
+                FileOps.deleteQuietly(file);
+              }
+              IntentFileName.parse(name)
                   .filter(p -> writeUuid == null || p.writeUuid().equals(writeUuid))
                   .ifPresent(
                       p ->

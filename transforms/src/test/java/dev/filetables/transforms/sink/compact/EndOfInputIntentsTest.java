@@ -124,6 +124,8 @@ class EndOfInputIntentsTest {
     WrittenFile replay2 = hidden(UUID, "a", 12, 1);
     Path newest = EndOfInputIntents.write(dir, UUID, "dt=a", false, List.of(List.of(replay1), List.of(replay2)));
     WrittenFile otherWrite = hidden(OTHER_UUID, "a", 13, 5);
+    Path interrupted = dir.resolve(IntentFileName.temporaryOf(IntentFileName.of(UUID, 3, "tmp1")));
+    Files.writeString(interrupted, "{");
 
     PublishedLeftovers dry = FileTableIO.publishLeftovers(table(), UUID, true);
     assertEquals(2, dry.filesPublished(), dry.toString());
@@ -140,6 +142,7 @@ class EndOfInputIntentsTest {
         List.of(Path.of(otherWrite.path()).getFileName().toString()),
         hiddenNames("a").stream().filter(n -> !n.contains(".seg-")).collect(Collectors.toList()));
     assertTrue(hiddenNames("a").stream().noneMatch(n -> n.contains(UUID)), hiddenNames("a").toString());
+    assertFalse(Files.exists(interrupted), "an interrupted intent's temporary file is deleted");
 
     PublishedLeftovers again = FileTableIO.publishLeftovers(table(), UUID);
     assertTrue(again.isEmpty(), again.toString());
