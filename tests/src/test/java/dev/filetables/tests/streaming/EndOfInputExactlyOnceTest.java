@@ -8,7 +8,10 @@ import dev.filetables.io.commit.CommitManifest;
 import dev.filetables.io.files.IntentFileName;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.bench.EmitLog;
+import dev.filetables.pipelines.bench.LocalFlinkCluster;
 import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.bench.OrdersSource;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.FileTableIO;
@@ -30,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.JobID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +56,8 @@ import org.slf4j.LoggerFactory;
  *       post-job publish ({@link FileTableIO#publishLeftovers}) then leaves every row visible
  *       exactly once, nothing hidden, every partition committed with a manifest of exactly its
  *       visible files.
+ *   <li>An endless stream stopped with {@code --drain}: the callbacks run at the synchronous
+ *       savepoint; every emitted row visible once, nothing hidden.
  * </ul>
  */
 class EndOfInputExactlyOnceTest {
@@ -180,6 +186,52 @@ class EndOfInputExactlyOnceTest {
       ExactlyOnceCheck check = ExactlyOnceCheck.of(sink.table, ORDERS, ROWS);
       assertCompleteAndCommitted(sink.table, check);
       assertTrue(FileTableIO.publishLeftovers(sink.table, uuids.get(sink.table.name())).isEmpty(), "a second run has nothing to do");
+    }
+  }
+  /**
+   * An endless stream stopped with {@code --drain} (stop with a savepoint; the input "ends" and
+   * the synchronous savepoint is the final checkpoint): the files prepared at the drain are
+   * published by the callback at that savepoint, without any post-job publish.
+   */
+  @Test
+  void aDrainedStopPublishesTheLastFilesAtItsSavepoint() throws Exception {
+    List<SinkUnderTest> sinks =
+        List.of(
+            sink("orders_plain", false, UUID.randomUUID().toString()),
+            sink("orders_compacted", true, UUID.randomUUID().toString()));
+    crashed.add("once"); // counts the points reached, never crashes
+    crashOnceAt(Point.END_OF_INPUT_PREPARED, false);
+    String logId = UUID.randomUUID().toString();
+    EmitLog log = EmitLog.create(logId, false);
+    FailureInjector.Plan none = FailureInjector.none();
+    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+      OrdersSource endless = OrdersSource.of(ORDERS).withRowsPerSecond(ROWS_PER_SECOND).withEmitLog(logId);
+      JobID job =
+          cluster.submit(
+              StreamingScenarios.pipeline(StreamingScenarios.options(cluster, "drain"), endless, none, sinks));
+      cluster.awaitAllTasksRunning(job, Duration.ofSeconds(60));
+      cluster.awaitCompletedCheckpoints(job, 2, Duration.ofSeconds(60));
+      StreamingScenarios.awaitEmitted(log, 3_000, Duration.ofSeconds(60));
+      cluster.drainWithSavepoint(job);
+      cluster.awaitTermination(job, Duration.ofSeconds(60));
+      long emitted = log.emissions();
+      LOG.info("Drained after {} rows; reached: {}", emitted, reached);
+      for (String table : List.of("plain", "compacted")) {
+        assertTrue(
+            reached.getOrDefault(table + " " + Point.END_OF_INPUT_PUBLISHED, new AtomicInteger()).get() > 0,
+            table + ": nothing prepared at the drain and published at its savepoint: " + reached);
+      }
+      for (SinkUnderTest sink : sinks) {
+        // an endless source's splits emit interleaved ids: every emitted row once, not ids 0..n-1
+        ExactlyOnceCheck check = ExactlyOnceCheck.of(sink.table, ORDERS, 2 * emitted);
+        assertEquals(0, check.duplicateRows, check.toString());
+        assertEquals(emitted, check.visibleRows, check.toString());
+        assertEquals(List.of(), intents(sink.table), sink.table.name() + ": intents left after the drain");
+        assertEquals(List.of(), check.contents.inProgressFiles(), sink.table.name() + ": hidden files left");
+      }
+    } finally {
+      EmitLog.remove(logId);
+      FailureInjector.forget(none);
     }
   }
 }
