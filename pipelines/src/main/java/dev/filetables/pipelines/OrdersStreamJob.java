@@ -127,7 +127,9 @@ public final class OrdersStreamJob {
       PublishLeftoversCommand.afterJob(table(options), options.getWriteUuid(), state, System.err);
     } else {
       System.err.println(
-          "orders-stream: submitted job '" + options.getJobName() + "' to " + options.getFlinkMaster());
+          "orders-stream: submitted job '" + options.getJobName() + "' to " + options.getFlinkMaster()
+              + " (write " + options.getWriteUuid() + "; once it has ended: bin/filetables publish-leftovers"
+              + " <table.sql> --write-uuid " + options.getWriteUuid() + ")");
     }
   }
 

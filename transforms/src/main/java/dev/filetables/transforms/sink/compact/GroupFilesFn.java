@@ -8,7 +8,6 @@ import dev.filetables.io.files.PartFileName;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -178,8 +177,13 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   /** Partition directory → the groups this instance prepared there at the end of the input. */
   private transient Map<Path, Prepared> prepared;
 
-  /** Partition directories whose intents of earlier attempts this instance has deleted. */
+  /**
+   * Partition directories whose intents of earlier attempts this instance has deleted; the most
+   * recent ones only (an endless stream of partitions; forgetting one costs one listing more).
+   */
   private transient Set<Path> swept;
+
+  private static final int SWEPT_REMEMBERED = 10_000;
 
   private transient boolean callbackRegistered;
 
@@ -268,7 +272,14 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     compactor = merger == null ? null : new PartitionCompactor(writeUuid, merger);
     marks = new CommitMarks();
     prepared = new LinkedHashMap<>();
-    swept = new HashSet<>();
+    swept =
+        java.util.Collections.newSetFromMap(
+            new LinkedHashMap<Path, Boolean>(16, 0.75f, true) {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<Path, Boolean> eldest) {
+                return size() > SWEPT_REMEMBERED;
+              }
+            });
     callbackRegistered = false;
   }
 
