@@ -25,6 +25,7 @@ public final class CommandLine {
     QUERY("query", 1, "where", "format", "limit", "preset", "runner"),
     DEMO("demo", 0, "rows", "output", "seed", "preset", "runner", "kafka"),
     COMPACT("compact", 1, "where", "target-size", "grace", "dry-run"),
+    PUBLISH_LEFTOVERS("publish-leftovers", 1, "write-uuid", "dry-run"),
     HELP("help", 0);
 
     final String word;
@@ -59,7 +60,7 @@ public final class CommandLine {
   private static final Set<String> VALUE_OPTIONS =
       Set.of(
           "from", "to", "where", "stop-after", "format", "limit", "rows", "output", "seed", "preset",
-          "runner", "target-size", "grace");
+          "runner", "target-size", "grace", "write-uuid");
 
   /** Options FileTables interprets that take no value (present = true). */
   private static final Set<String> FLAG_OPTIONS = Set.of("kafka", "dry-run");

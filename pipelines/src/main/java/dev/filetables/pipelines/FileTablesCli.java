@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * The {@code filetables} command line: {@code run}, {@code query}, {@code demo}, {@code compact},
- * {@code help}.
+ * {@code publish-leftovers}, {@code help}.
  *
  * <p>{@link #run(String[], PrintStream, PrintStream)} does everything but exit, so it can be tested;
  * results go to {@code out}, notes, progress and errors to {@code err}. A failure prints one line,
@@ -46,6 +46,12 @@ public final class FileTablesCli {
           "      readers; replaced files are deleted by a later run once --grace has passed (0: at",
           "      once). Prints file counts and sizes before and after; --dry-run only reports.",
           "      Runs in this process (no runner); one compaction per table at a time.",
+          "  publish-leftovers <table.sql> [--write-uuid <uuid>] [--dry-run]",
+          "      After a streaming write job has ended (never while it runs): publishes the files the",
+          "      end of its finite input left hidden (end-of-input intents whose final-checkpoint",
+          "      publish did not run), deletes hidden files of aborted attempts, and runs the commit",
+          "      policies of those partitions. Without --write-uuid: every write with intents.",
+          "      run, demo --kafka and job orders-stream do this themselves after their job is DONE.",
           "  help",
           "      Prints this text.",
           "",
@@ -115,6 +121,8 @@ public final class FileTablesCli {
           return DemoCommand.run(commandLine, context);
         case COMPACT:
           return CompactCommand.run(commandLine, context);
+        case PUBLISH_LEFTOVERS:
+          return PublishLeftoversCommand.run(commandLine, context);
         default:
           throw new AssertionError(commandLine.command());
       }

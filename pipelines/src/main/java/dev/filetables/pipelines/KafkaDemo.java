@@ -86,10 +86,11 @@ final class KafkaDemo {
         options.setStreaming(true);
         options.setFasterCopy(true);
         Pipeline pipeline = Pipeline.create(options);
+        String writeUuid = java.util.UUID.randomUUID().toString(); // for the post-job publish
         pipeline
             .apply("ReadKafka", KafkaTableSource.of(source))
             .apply("MatchSinkColumns", columns)
-            .apply("WriteOrders", FileTableIO.write(sink));
+            .apply("WriteOrders", FileTableIO.write(sink).withWriteUuid(writeUuid));
         JobID job = cluster.submit(pipeline);
 
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
@@ -120,6 +121,9 @@ final class KafkaDemo {
             + " (the watermark reaches the end, the last partitions commit) ...");
         String savepoint = cluster.drainWithSavepoint(job);
         cluster.awaitTermination(job, Duration.ofSeconds(300));
+        if (cluster.status(job) == org.apache.flink.api.common.JobStatus.FINISHED) {
+          PublishLeftoversCommand.afterJob(sink, writeUuid, org.apache.beam.sdk.PipelineResult.State.DONE, err);
+        }
         long jobMillis = (System.nanoTime() - jobStart) / 1_000_000;
 
         TableContents contents = TableContents.scan(sink);

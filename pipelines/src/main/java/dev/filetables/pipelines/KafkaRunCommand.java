@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -53,10 +54,11 @@ final class KafkaRunCommand {
     options.as(StreamingOptions.class).setStreaming(true);
 
     Pipeline pipeline = Pipeline.create(options);
+    String writeUuid = UUID.randomUUID().toString(); // known here: the post-job publish needs it
     pipeline
         .apply("ReadKafka " + source.name(), KafkaTableSource.of(source))
         .apply("MatchSinkColumns", columns)
-        .apply("WriteSink", FileTableIO.write(sink));
+        .apply("WriteSink", FileTableIO.write(sink).withWriteUuid(writeUuid));
 
     source.deadLetterPath().ifPresent(root -> writeDeadLetterDdl(source, root, context));
 
@@ -75,6 +77,7 @@ final class KafkaRunCommand {
     }
     PipelineResult.State state = result.waitUntilFinish();
     context.out().println("the Kafka job ended: " + state);
+    PublishLeftoversCommand.afterJob(sink, writeUuid, state, context.out());
     return state == PipelineResult.State.DONE ? 0 : CliException.FAILURE;
   }
 

@@ -98,6 +98,13 @@ public final class OrdersStreamJob {
 
     void setAutoCompaction(boolean value);
 
+    @Description(
+        "Write id in the part file names (default: a random UUID); the post-job publish of a job that"
+            + " ends uses it. A job restored from a savepoint should keep the first job's")
+    String getWriteUuid();
+
+    void setWriteUuid(String value);
+
     @Description("Identity of the source; a job restored from a savepoint must use the first job's")
     @Default.String("orders")
     String getSourceId();
@@ -117,9 +124,12 @@ public final class OrdersStreamJob {
       if (state != PipelineResult.State.DONE) {
         throw new IllegalStateException("the job ended in state " + state);
       }
+      PublishLeftoversCommand.afterJob(table(options), options.getWriteUuid(), state, System.err);
     } else {
       System.err.println(
-          "orders-stream: submitted job '" + options.getJobName() + "' to " + options.getFlinkMaster());
+          "orders-stream: submitted job '" + options.getJobName() + "' to " + options.getFlinkMaster()
+              + " (write " + options.getWriteUuid() + "; once it has ended: bin/filetables publish-leftovers"
+              + " <table.sql> --write-uuid " + options.getWriteUuid() + ")");
     }
   }
 
@@ -147,6 +157,9 @@ public final class OrdersStreamJob {
     if (!merged.containsKey("fasterCopy")) {
       options.setFasterCopy(true);
     }
+    if (options.getWriteUuid() == null) {
+      options.setWriteUuid(java.util.UUID.randomUUID().toString());
+    }
     return options;
   }
 
@@ -167,8 +180,13 @@ public final class OrdersStreamJob {
     pipeline
         .apply(READ_NAME, Read.from(source))
         .setRowSchema(Orders.SCHEMA)
-        .apply(WRITE_NAME, FileTableIO.write(table(options)));
+        .apply(WRITE_NAME, write(options));
     return pipeline;
+  }
+
+  private static FileTableIO.Write write(Options options) {
+    FileTableIO.Write write = FileTableIO.write(table(options));
+    return options.getWriteUuid() == null ? write : write.withWriteUuid(options.getWriteUuid());
   }
 
   /**

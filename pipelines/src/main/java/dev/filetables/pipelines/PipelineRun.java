@@ -9,10 +9,13 @@ import org.apache.beam.sdk.PipelineResult;
 final class PipelineRun {
   final PipelineResult result;
   final long elapsedMillis;
+  /** True if the pipeline ended by itself ({@code DONE}), false if it was cancelled after {@code stopAfter}. */
+  final boolean finishedByItself;
 
-  private PipelineRun(PipelineResult result, long elapsedMillis) {
+  private PipelineRun(PipelineResult result, long elapsedMillis, boolean finishedByItself) {
     this.result = result;
     this.elapsedMillis = elapsedMillis;
+    this.finishedByItself = finishedByItself;
   }
 
   /**
@@ -36,6 +39,7 @@ final class PipelineRun {
       throws Exception {
     long start = System.nanoTime();
     PipelineResult result;
+    boolean byItself = true;
     try (AutoCloseable progress =
         ProgressLine.startIf(
             context.terminal(), context.err(), () -> RowCounter.rowsSoFar(runId), sinkRoot)) {
@@ -47,6 +51,7 @@ final class PipelineRun {
         if (state == null || !state.isTerminal()) {
           result.cancel(); // an unbounded (watched) run stopped on purpose
           state = PipelineResult.State.DONE;
+          byItself = false;
         }
       } else {
         state = result.waitUntilFinish();
@@ -57,6 +62,6 @@ final class PipelineRun {
     } finally {
       RowCounter.endRun(runId);
     }
-    return new PipelineRun(result, (System.nanoTime() - start) / 1_000_000);
+    return new PipelineRun(result, (System.nanoTime() - start) / 1_000_000, byItself);
   }
 }

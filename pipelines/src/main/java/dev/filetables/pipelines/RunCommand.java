@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
@@ -113,6 +114,12 @@ final class RunCommand {
     refuseIgnoredSavepoint(options);
     Pipeline pipeline = Pipeline.create(options);
     String runId = RowCounter.newRun();
+    // a watched (streaming) write: its id is known here for the post-job publish
+    String writeUuid = java.util.UUID.randomUUID().toString();
+    FileTableIO.Write write = FileTableIO.write(sink);
+    if (watchInterval.isPresent()) {
+      write = write.withWriteUuid(writeUuid);
+    }
     PCollection<WrittenFile> written =
         pipeline
             .apply(
@@ -122,7 +129,7 @@ final class RunCommand {
                     : FileTableIO.read(source))
             .apply("MatchSinkColumns", columns)
             .apply("CountRows", RowCounter.of(runId))
-            .apply("WriteSink", FileTableIO.write(sink));
+            .apply("WriteSink", write);
     written.apply("Summarize", WriteSummary.count());
 
     if (watchInterval.isPresent()) {
@@ -132,6 +139,10 @@ final class RunCommand {
               + RunnerOptions.describe(options)
               + stopAfter.map(d -> " for " + Human.duration(d.toMillis())).orElse(" until stopped (Ctrl-C)"));
       PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot), stopAfter);
+      if (run.finishedByItself) {
+        // a watched run ends by itself only if its job was drained (stop with savepoint --drain)
+        PublishLeftoversCommand.afterJob(sink, writeUuid, PipelineResult.State.DONE, context.out());
+      }
       context.out().println(
           "stopped after " + Human.duration(run.elapsedMillis) + "; files published so far are under "
               + sinkRoot);

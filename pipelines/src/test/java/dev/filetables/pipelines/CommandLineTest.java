@@ -56,8 +56,8 @@ class CommandLineTest {
 
   @Test
   void usageErrorsSayWhatIsWrong() {
-    assertUsage("unknown command 'copy'; commands: run, query, demo, compact, help", "copy");
-    assertUsage("expected a command (run, query, demo, compact, help) before '--from'", "--from", "a.sql", "run");
+    assertUsage("unknown command 'copy'; commands: run, query, demo, compact, publish-leftovers, help", "copy");
+    assertUsage("expected a command (run, query, demo, compact, publish-leftovers, help) before '--from'", "--from", "a.sql", "run");
     assertUsage("option --from needs a value", "run", "--from");
     assertUsage("option --from needs a value", "run", "--from", "--to=b.sql");
     assertUsage("option --limit does not apply to 'demo'", "demo", "--limit", "3");

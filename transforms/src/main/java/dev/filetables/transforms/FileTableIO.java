@@ -12,7 +12,10 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.PartFiles;
 import dev.filetables.transforms.sink.PublishFiles;
 import dev.filetables.transforms.sink.DerivePartitionsFn;
+import dev.filetables.transforms.commit.AfterJobCommit;
 import dev.filetables.transforms.commit.PartitionCommit;
+import dev.filetables.transforms.sink.compact.EndOfInputIntents;
+import java.util.List;
 import dev.filetables.io.partition.time.PartitionDeriver;
 import java.util.Optional;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -110,12 +113,63 @@ public final class FileTableIO {
 
   private FileTableIO() {}
 
-  /** Writes rows with the table's physical columns; outputs the published files. */
+  /**
+   * Writes rows with the table's physical columns; outputs the published files. Exception: at the
+   * end of a finite stream on Flink, the files that wait for the job's final checkpoint are output
+   * under their visible names just before that checkpoint publishes them (see {@link
+   * #publishLeftovers} for when it cannot).
+   */
   public static Write write(TableSpec table) {
     return new AutoValue_FileTableIO_Write.Builder()
         .setTable(table)
         .setBufferSize(StreamingWrite.DEFAULT_BUFFER_SIZE)
         .build();
+  }
+
+  /**
+   * The post-job publish of a streaming write on Flink: finishes what the end of a finite stream
+   * left hidden. The sink publishes the last stretch of a finite stream when the job's final
+   * checkpoint completes (exactly once); if that callback never ran or failed midway (the job still
+   * ends {@code FINISHED}), the files stay hidden under an intent ({@code
+   * .filetables-eoi-<writeUuid>-….intent}) in their partition directory. This publishes them (the
+   * newest intent of the write per partition; older ones and hidden files of the write that no
+   * intent names are deleted, never published) and, when the table has commit policies, commits
+   * those partitions, which the job did not. Idempotent; nothing to do is the normal case.
+   *
+   * <p><b>Call it only once the writing job has ended</b> ({@code waitUntilFinish()} returned, or
+   * the job is known to be finished, failed or cancelled): while it runs, a restore may still write
+   * the same rows again. Pass the id given to {@link Write#withWriteUuid}.
+   */
+  public static PublishedLeftovers publishLeftovers(TableSpec table, String writeUuid) throws Exception {
+    checkArgumentNotNull(writeUuid, "write uuid must not be null (null means every write: use the three-argument form)");
+    return publishLeftovers(table, writeUuid, false);
+  }
+
+  /**
+   * {@link #publishLeftovers(TableSpec, String)} for {@code writeUuid} (every write that left
+   * intents when null: only when no job writes the table), or with {@code dryRun} only what would
+   * be done.
+   */
+  public static PublishedLeftovers publishLeftovers(TableSpec table, @Nullable String writeUuid, boolean dryRun)
+      throws Exception {
+    checkArgumentNotNull(table, "table must not be null");
+    List<EndOfInputIntents.RecoveredPartition> partitions = EndOfInputIntents.recover(table, writeUuid, dryRun);
+    List<String> committed = new java.util.ArrayList<>();
+    if (!dryRun && PartitionCommit.isConfigured(table)) {
+      java.util.Map<String, List<WrittenFile>> byPartition = new java.util.LinkedHashMap<>();
+      for (EndOfInputIntents.RecoveredPartition partition : partitions) {
+        byPartition.computeIfAbsent(partition.partitionPath(), p -> new java.util.ArrayList<>()).addAll(partition.published());
+      }
+      for (java.util.Map.Entry<String, List<WrittenFile>> partition : byPartition.entrySet()) {
+        AfterJobCommit.commit(table, partition.getKey(), partition.getValue());
+        committed.add(partition.getKey());
+      }
+    }
+    PublishedLeftovers result = new PublishedLeftovers(table.name(), dryRun, partitions, committed);
+    if (!result.isEmpty()) {
+      LOG.warn("{}", result);
+    }
+    return result;
   }
 
   /** Reads the table's rows (physical and metadata columns). */
@@ -242,6 +296,12 @@ public final class FileTableIO {
       if (PartitionCommit.isConfigured(table)) {
         // Commit only sees published (visible) files and also waits for this write's hidden files.
         PartitionCommit commit = PartitionCommit.of(table).withWriteUuid(files.writeUuid());
+        long commitInterval = StreamingWrite.commitInterval(input.getPipeline().getOptions());
+        if (input.isBounded() == PCollection.IsBounded.UNBOUNDED && commitInterval > 0) {
+          // the last files of a finite stream are published when the final checkpoint completes,
+          // up to one interval after the end of the input
+          commit = commit.withCommitInterval(org.joda.time.Duration.millis(commitInterval));
+        }
         if (input.isBounded() == PCollection.IsBounded.BOUNDED) {
           // No late data can follow the end of a bounded input, and a day-long processing-time
           // "forget" timer would keep the Direct runner from finishing.

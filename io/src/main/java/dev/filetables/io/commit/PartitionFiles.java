@@ -1,5 +1,6 @@
 package dev.filetables.io.commit;
 
+import dev.filetables.io.files.IntentFileName;
 import dev.filetables.io.files.PartFileName;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -51,8 +52,10 @@ public final class PartitionFiles {
   /**
    * The in-progress part files directly in {@code dir} that belong to one of the given writes (part
    * file uuids), sorted: hidden names {@code .part-<uuid>-….inprogress}, including hidden compaction
-   * outputs named after such a file. Files of other writes (an earlier, crashed job) are not
-   * counted: they will never be published and must not block a commit forever.
+   * outputs named after such a file, and the write's end-of-input intents ({@link IntentFileName}:
+   * hidden work of the write, published at the job's final checkpoint). Files of other writes (an
+   * earlier, crashed job) are not counted: they will never be published and must not block a
+   * commit forever.
    */
   public static List<Path> inProgressFiles(Path dir, Collection<String> writeUuids) throws IOException {
     List<Path> found = new ArrayList<>();
@@ -62,7 +65,8 @@ public final class PartitionFiles {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (PartFileName.isInProgress(name) && ofWrite(name, writeUuids)) {
+        if ((PartFileName.isInProgress(name) && ofWrite(name, writeUuids))
+            || (IntentFileName.isIntent(name) && intentOfWrite(name, writeUuids))) {
           found.add(entry);
         }
       }
@@ -87,6 +91,15 @@ public final class PartitionFiles {
       return null;
     }
     return PartFileName.parse(name.substring(part)).map(PartFileName.Parts::uuid).orElse(null);
+  }
+
+  private static boolean intentOfWrite(String intentName, Collection<String> writeUuids) {
+    for (String uuid : writeUuids) {
+      if (IntentFileName.isOfWrite(intentName, uuid)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean ofWrite(String hiddenName, Collection<String> writeUuids) {

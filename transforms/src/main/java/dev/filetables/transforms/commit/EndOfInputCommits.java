@@ -59,13 +59,21 @@ final class EndOfInputCommits {
    */
   void awaitAll(Duration timeout) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout.getMillis());
-    @Nullable Exception first = null;
     List<Future<?>> all;
     synchronized (this) {
       all = new ArrayList<>(commits);
       commits.clear();
     }
     executor.shutdown();
+    try {
+      awaitEach(all, deadline, timeout);
+    } finally {
+      executor.shutdownNow(); // also when interrupted: no commit may run on after the task
+    }
+  }
+
+  private static void awaitEach(List<Future<?>> all, long deadline, Duration timeout) throws Exception {
+    @Nullable Exception first = null;
     for (Future<?> commit : all) {
       try {
         commit.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -79,7 +87,6 @@ final class EndOfInputCommits {
         }
       }
     }
-    executor.shutdownNow();
     if (first != null) {
       throw first;
     }

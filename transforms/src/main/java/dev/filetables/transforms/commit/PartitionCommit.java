@@ -72,6 +72,8 @@ public abstract class PartitionCommit
 
   public abstract Duration getEndOfInputWait();
 
+  public abstract Duration getCommitInterval();
+
   abstract Builder toBuilder();
 
   @AutoValue.Builder
@@ -88,6 +90,8 @@ public abstract class PartitionCommit
 
     abstract Builder setEndOfInputWait(Duration wait);
 
+    abstract Builder setCommitInterval(Duration interval);
+
     abstract PartitionCommit build();
   }
 
@@ -99,6 +103,7 @@ public abstract class PartitionCommit
         .setStateRetention(DEFAULT_STATE_RETENTION)
         .setOverdueGrace(DEFAULT_OVERDUE_GRACE)
         .setEndOfInputWait(DEFAULT_END_OF_INPUT_WAIT)
+        .setCommitInterval(Duration.ZERO)
         .build();
   }
 
@@ -145,12 +150,25 @@ public abstract class PartitionCommit
   }
 
   /**
-   * At the end of input, how long to wait for in-progress files of a partition to disappear before
-   * committing it anyway (default 30 s).
+   * At the end of input, how long to wait for the hidden files (and end-of-input intents) of the
+   * write in a partition to disappear (default 30 s; the streaming sink on Flink adds its checkpoint
+   * interval: the last files are published when the job's final checkpoint completes). If some are
+   * still there then, the partition is not committed (a WARN names it): the post-job publish
+   * ({@code FileTableIO.publishLeftovers}) publishes them and commits it.
    */
   public PartitionCommit withEndOfInputWait(Duration wait) {
     checkArgumentNotNull(wait, "wait must not be null");
     return toBuilder().setEndOfInputWait(wait).build();
+  }
+
+  /**
+   * The streaming sink on Flink: its checkpoint interval (0: none, the default). The last files of
+   * a finite stream are published when the job's final checkpoint completes, up to one interval
+   * after the end of the input, so the end-of-input wait grows by it.
+   */
+  public PartitionCommit withCommitInterval(Duration interval) {
+    checkArgumentNotNull(interval, "interval must not be null");
+    return toBuilder().setCommitInterval(interval).build();
   }
 
   @Override
@@ -182,7 +200,11 @@ public abstract class PartitionCommit
             "Commit",
             ParDo.of(
                 new PartitionCommitFn(
-                    table, getWriteUuid(), getStateRetention(), getOverdueGrace(), getEndOfInputWait())))
+                    table,
+                    getWriteUuid(),
+                    getStateRetention(),
+                    getOverdueGrace(),
+                    getEndOfInputWait().plus(getCommitInterval()))))
         .setCoder(CommittedPartitionCoder.of());
   }
 

@@ -53,8 +53,10 @@ import org.slf4j.LoggerFactory;
  *       trigger (the Flink runner does not fire processing-time timers at the end of a bounded input).
  *       A partition that still has in-progress files then is committed once they are visible, off
  *       the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a streaming write
- *       are published only after the final watermark, by a checkpoint that a waiting DoFn would
- *       block. Such a commit is logged but not in the output, and {@code @Teardown} waits for it.
+ *       are published only after the final watermark, by the job's final checkpoint, which a waiting
+ *       DoFn would block. Such a commit is logged but not in the output, and {@code @Teardown} waits
+ *       for it. If hidden files or an end-of-input intent of the write are still there when the wait
+ *       ends, the partition is not committed (WARN): the post-job publish commits it.
  * </ul>
  *
  * <h2>Announcements: partitions whose files become visible only after the end</h2>
@@ -711,8 +713,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   }
 
   /**
-   * Off the DoFn's thread, after the end of the input: waits until no in-progress file of the write
-   * is left in the partition (at most {@code endOfInputWait}), then commits. Files published after the
+   * Off the DoFn's thread, after the end of the input: waits until no in-progress file or
+   * end-of-input intent of the write is left in the partition (at most {@code endOfInputWait}), then
+   * commits; if some are left then, does not commit (WARN): the post-job publish does. Files published after the
    * final watermark never reach the DoFn as elements, so the commit lists them from the directory
    * (their row counts are unknown to the manifest). Neither output nor metrics can be emitted from
    * here; the commit is logged.
@@ -727,11 +730,16 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       inProgress = committer.inProgressFiles(path, writeUuid, pending);
     }
     if (!inProgress.isEmpty()) {
+      // Committing now could commit a partition whose last files are still to come: the final
+      // checkpoint's publish did not run (or not yet), or a failed attempt left files behind. The
+      // post-job publish finishes both and runs the commit policies for such partitions.
       LOG.warn(
-          "Partition {} of table `{}`: the input has ended but in-progress files {} are still there"
-              + " after {}; they are left over from failed attempts (their rows are in published"
-              + " files) and the partition is committed",
-          path, table.name(), names(inProgress), endOfInputWait);
+          "Partition {} of table `{}` is NOT committed: the input has ended but hidden files of the"
+              + " write {} are still there after {}; the post-job publish (FileTableIO.publishLeftovers,"
+              + " `filetables publish-leftovers <table.sql> --write-uuid {}`) publishes them and commits"
+              + " the partition",
+          path, table.name(), names(inProgress), endOfInputWait, writeUuid);
+      return;
     }
     PartitionCommitContext context = commitAtEndOfInput(committer, commit);
     LOG.info(

@@ -230,12 +230,19 @@ final class PartitionCommitter {
         rows.put(PartFileName.visibleOf(name), file.rowCount()); // same file, renamed on publishing
       }
     }
+    List<CommittedFile> visible = PartitionFiles.visibleDataFiles(dir);
+    Map<String, Long> listedSizes = new HashMap<>();
+    visible.forEach(f -> listedSizes.put(f.name(), f.sizeBytes()));
     for (WrittenFile file : newFiles) {
-      added.add(CommittedFile.of(file.path(), file.sizeBytes(), file.rowCount()));
-      rows.put(Path.of(file.path()).getFileName().toString(), file.rowCount());
+      String name = Path.of(file.path()).getFileName().toString();
+      // a file emitted before it was published (end of input on Flink: a merged file's size was
+      // then estimated) has its real size on disk
+      long size = listedSizes.getOrDefault(name, file.sizeBytes());
+      added.add(CommittedFile.of(file.path(), size, file.rowCount()));
+      rows.put(name, file.rowCount());
     }
     List<CommittedFile> all = new ArrayList<>();
-    for (CommittedFile file : PartitionFiles.visibleDataFiles(dir)) {
+    for (CommittedFile file : visible) {
       Long count = rows.get(file.name());
       all.add(count == null ? file : CommittedFile.of(file.path(), file.sizeBytes(), count));
     }

@@ -83,10 +83,10 @@ import org.apache.beam.sdk.values.TupleTag;
  * the compaction step's grouping with every file its own group ({@link AutoCompaction}, which has
  * the full argument).
  *
- * <p>The last files of an input that ends (finite source, drain) are published when it ends: no
- * checkpoint follows. A failure in that last stretch, before the job's final checkpoint, replays
- * rows into files cut differently from the ones already published: the remaining gap, which no
- * sink on this runner can close.
+ * <p>The last files of an input that ends (finite source, drain) that no checkpoint covers yet
+ * are published when the job's final checkpoint completes, from an intent file the end of the input
+ * writes (see {@code GroupFilesFn}); what that callback leaves undone, the post-job publish
+ * finishes ({@code FileTableIO.publishLeftovers}).
  *
  * <h2>Leftovers of failed attempts</h2>
  *
@@ -196,6 +196,14 @@ import org.apache.beam.sdk.values.TupleTag;
  */
 public final class StreamingWrite extends PTransform<PCollection<Row>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;
+
+  /**
+   * The commit interval of the streaming sink: Flink's checkpointing interval in ms, 0 on runners
+   * that never restore (Direct), where files are published at once.
+   */
+  public static long commitInterval(org.apache.beam.sdk.options.PipelineOptions options) {
+    return RunnerOptions.isFlink(options) ? RunnerOptions.flinkCheckpointingInterval(options) : 0;
+  }
 
   /** The published (visible) files: what the sink outputs. */
   public static final TupleTag<WrittenFile> PUBLISHED = new TupleTag<WrittenFile>("published") {};

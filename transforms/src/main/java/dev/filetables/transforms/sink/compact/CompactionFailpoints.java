@@ -20,7 +20,17 @@ public final class CompactionFailpoints {
      * The group is published; its visible file is about to be handed to the partition commit and
      * the group is still in the compaction step's state.
      */
-    BEFORE_EMIT
+    BEFORE_EMIT,
+    /**
+     * End of the input on Flink: an intent (the argument is its path) was written for groups that
+     * wait for the final checkpoint; nothing of them is visible yet.
+     */
+    END_OF_INPUT_PREPARED,
+    /**
+     * The final checkpoint's callback published one group of an intent (the argument is the
+     * intent's path); the intent is still there.
+     */
+    END_OF_INPUT_PUBLISHED
   }
 
   /** Called at every point; may throw to simulate a crash. */

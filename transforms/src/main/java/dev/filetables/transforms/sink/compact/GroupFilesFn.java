@@ -4,10 +4,15 @@ import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
+import dev.filetables.io.files.PartFileName;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.ListCoder;
@@ -27,6 +32,8 @@ import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Collects the closed hidden files of a partition (keyed by partition path) into compaction groups
@@ -92,12 +99,36 @@ import org.joda.time.Instant;
  *       gets every visible file of the group, so it commits a partition after its compaction.
  * </ul>
  *
- * <p>At the end of the input (the end-of-window timers {@code end} for pending files and {@code
- * sealedEnd} for sealed groups, since Flink does not fire processing-time timers once the input
- * has ended; or {@code commit} firing before its time where a runner drains timers) every group is
- * published at once: no checkpoint follows. A failure in that last stretch (before the job's final
- * checkpoint) restores state from before it, and the replayed rows may be cut into other files than
- * the published ones: the remaining gap, for the compacted and the uncompacted sink alike.
+ * <h2>At the end of the input: two phases, at the job's final checkpoint</h2>
+ *
+ * The end-of-window timers {@code end} (pending files) and {@code sealedEnd} (sealed groups) fire
+ * once the input has ended (Flink fires no processing-time timer then; where the runner drains
+ * timers, {@code commit} and {@code delay} fire before their time, Beam's Flink runner in {@code
+ * finish()}). No regular checkpoint follows, only the job's final one (Flink 1.19:
+ * checkpoints-after-tasks-finish, on by default), which the task waits for before it ends. So:
+ *
+ * <ol>
+ *   <li><b>Prepare</b> (the timers): groups whose mark is durable are published as usual. The others
+ *       are written into one intent file per partition ({@link EndOfInputIntents}; rewritten with
+ *       all groups if a second timer of the key prepares more, deleting older intents of the write
+ *       there), and the visible files they will become are emitted now ({@link
+ *       PartitionCompactor#preview}: deterministic names; the partition commit waits while hidden
+ *       files or an intent of the write are in the partition). They leave the state.
+ *   <li><b>Publish</b> (one bundle-finalizer callback per instance, registered with the finalizer
+ *       kept from {@code @ProcessElement}, the only method Beam 2.62's non-portable runners give
+ *       one to; the runner collects it in the final checkpoint's snapshot and runs it when that
+ *       checkpoint completes, before the task ends): every prepared intent is completed with the
+ *       idempotent compactor operations and deleted.
+ * </ol>
+ *
+ * A failure before the final checkpoint completes restores an earlier checkpoint: nothing of the
+ * last stretch is visible, and the replay publishes or prepares those rows again. Before this
+ * instance publishes into a partition for the first time it deletes the intents of the write there
+ * (an earlier attempt's: their files are no longer the truth), and a replay's intent is newer than
+ * the failed attempt's. After the final checkpoint no restore can take the writers back. The
+ * callback itself may fail or never run (not retried by the runner; an aborted final checkpoint
+ * drops it): the job still ends and the intents stay, for the post-job publish ({@link
+ * EndOfInputIntents#recover}, {@code FileTableIO.publishLeftovers}).
  *
  * <p>On other runners ({@code pollMillis == 0}: the Direct runner commits a bundle's state and
  * output together and does not restore), a sealed group is published at once.
@@ -113,6 +144,7 @@ import org.joda.time.Instant;
  */
 final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(GroupFilesFn.class);
 
   private static final String FILES = "files";
   private static final String BYTES = "bytes";
@@ -134,6 +166,26 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
 
   private transient @Nullable PartitionCompactor compactor;
   private transient CommitMarks marks;
+
+  /**
+   * The bundle finalizer of the last {@code @ProcessElement} (Flink: one instance per operator):
+   * the end-of-input timers register the final checkpoint's callback with it, since Beam 2.62's
+   * non-portable runners hand out none to {@code @OnTimer}.
+   */
+  private transient @Nullable BundleFinalizer finalizer;
+
+  /** Partition directory → the groups this instance prepared there at the end of the input. */
+  private transient Map<Path, Prepared> prepared;
+
+  /**
+   * Partition directories whose intents of earlier attempts this instance has deleted; the most
+   * recent ones only (an endless stream of partitions; forgetting one costs one listing more).
+   */
+  private transient Set<Path> swept;
+
+  private static final int SWEPT_REMEMBERED = 10_000;
+
+  private transient boolean callbackRegistered;
 
   @StateId(FILES)
   private final StateSpec<BagState<WrittenFile>> filesSpec = StateSpecs.bag(WrittenFileCoder.of());
@@ -219,6 +271,16 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   public void setup() {
     compactor = merger == null ? null : new PartitionCompactor(writeUuid, merger);
     marks = new CommitMarks();
+    prepared = new LinkedHashMap<>();
+    swept =
+        java.util.Collections.newSetFromMap(
+            new LinkedHashMap<Path, Boolean>(16, 0.75f, true) {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<Path, Boolean> eldest) {
+                return size() > SWEPT_REMEMBERED;
+              }
+            });
+    callbackRegistered = false;
   }
 
   @StartBundle
@@ -250,6 +312,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     files.add(file);
     if (pollMillis > 0) {
       arrival.write(marks.mark(finalizer));
+      this.finalizer = finalizer;
     }
     if (total >= targetSize) {
       List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
@@ -323,18 +386,19 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     }
     Instant held = hold.read();
     List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
+    String mark = arrival.read();
     arrival.clear();
     // not before this timer's output timestamp (the pending hold), as the runner demands
     Instant notBefore = context.timestamp();
-    List<KV<Instant, List<WrittenFile>>> groups = new ArrayList<>();
-    sealed.read().forEach(marked -> groups.add(marked.getValue()));
+    List<KV<String, KV<Instant, List<WrittenFile>>>> groups = new ArrayList<>();
+    sealed.read().forEach(groups::add);
     if (!group.isEmpty()) {
-      groups.add(KV.of(held, group));
+      groups.add(KV.of(mark, KV.of(held, group)));
     }
     if (groups.isEmpty()) {
       return;
     }
-    publish(groups, notBefore, out);
+    publishOrPrepare(groups, notBefore, out);
     boolean armed = sealedHold.read() != null;
     sealed.clear();
     sealedHold.clear();
@@ -361,10 +425,20 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       return; // a released timer
     }
     boolean draining = context.fireTimestamp().getMillis() > System.currentTimeMillis();
+    if (draining) {
+      // the end of the input: durable groups are published, the others wait for the final checkpoint
+      List<KV<String, KV<Instant, List<WrittenFile>>>> all = new ArrayList<>();
+      sealed.read().forEach(all::add);
+      publishOrPrepare(all, held, out);
+      sealed.clear();
+      sealedHold.clear();
+      TimerHolds.releaseEventTime(sealedEnd, held);
+      return;
+    }
     List<KV<Instant, List<WrittenFile>>> durable = new ArrayList<>();
     List<KV<String, KV<Instant, List<WrittenFile>>>> waiting = new ArrayList<>();
     for (KV<String, KV<Instant, List<WrittenFile>>> marked : sealed.read()) {
-      if (draining || marks.isDurable(marked.getKey())) {
+      if (marks.isDurable(marked.getKey())) {
         durable.add(marked.getValue());
       } else {
         waiting.add(marked);
@@ -408,9 +482,9 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
         || sealedHold.read() == null) {
       return; // a released timer, or the sealed groups were published by the end timer
     }
-    List<KV<Instant, List<WrittenFile>>> groups = new ArrayList<>();
-    sealed.read().forEach(marked -> groups.add(marked.getValue()));
-    publish(groups, context.timestamp(), out);
+    List<KV<String, KV<Instant, List<WrittenFile>>>> groups = new ArrayList<>();
+    sealed.read().forEach(groups::add);
+    publishOrPrepare(groups, context.timestamp(), out);
     sealed.clear();
     sealedHold.clear();
     TimerHolds.releaseProcessingTime(commit);
@@ -448,6 +522,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       List<KV<Instant, List<WrittenFile>>> groups, Instant notBefore, OutputReceiver<WrittenFile> out)
       throws IOException {
     for (KV<Instant, List<WrittenFile>> group : groups) {
+      sweepEarlierIntents(directoryOf(group.getValue()));
       List<WrittenFile> visible =
           compactor == null
               ? PartitionCompactor.publishAlone(group.getValue())
@@ -457,6 +532,128 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
         CompactionFailpoints.reached(CompactionFailpoints.Point.BEFORE_EMIT, file.path());
         out.outputWithTimestamp(file, at);
       }
+    }
+  }
+
+  /**
+   * The end of the input (on Flink): groups whose files are durable are published now; the others
+   * are <em>prepared</em>: an intent names them ({@link EndOfInputIntents}), the visible files they
+   * will become are emitted (their names are deterministic), and the final checkpoint's callback
+   * publishes them ({@link #publishPrepared}). Until that checkpoint completes a failure restores an
+   * earlier one and nothing of the last stretch has become visible; after it, no restore can take
+   * the writers back. Where no checkpoint follows ({@code pollMillis == 0}) all are published now.
+   */
+  private void publishOrPrepare(
+      List<KV<String, KV<Instant, List<WrittenFile>>>> marked,
+      Instant notBefore,
+      OutputReceiver<WrittenFile> out)
+      throws IOException {
+    List<KV<Instant, List<WrittenFile>>> now = new ArrayList<>();
+    List<KV<Instant, List<WrittenFile>>> atFinalCheckpoint = new ArrayList<>();
+    for (KV<String, KV<Instant, List<WrittenFile>>> group : marked) {
+      String mark = group.getKey();
+      if (pollMillis == 0 || mark == null || marks.isDurable(mark)) {
+        now.add(group.getValue());
+      } else if (finalizer == null) {
+        // cannot happen: a mark of this instance was taken in @ProcessElement, which kept a finalizer
+        LOG.warn("No bundle finalizer to publish {} at the final checkpoint: published now", group.getValue().getValue());
+        now.add(group.getValue());
+      } else {
+        atFinalCheckpoint.add(group.getValue());
+      }
+    }
+    if (!now.isEmpty()) {
+      publish(now, notBefore, out);
+    }
+    if (!atFinalCheckpoint.isEmpty()) {
+      prepare(atFinalCheckpoint, notBefore, out);
+    }
+  }
+
+  /** Writes the partition's intent for {@code groups} and emits the files they will become. */
+  private void prepare(
+      List<KV<Instant, List<WrittenFile>>> groups, Instant notBefore, OutputReceiver<WrittenFile> out)
+      throws IOException {
+    List<WrittenFile> first = groups.get(0).getValue();
+    Path dir = directoryOf(first);
+    Prepared partition = prepared.computeIfAbsent(dir, d -> new Prepared(first.get(0).partitionPath()));
+    groups.forEach(group -> partition.groups.add(group.getValue()));
+    // one intent per partition and attempt: a second end timer of the key rewrites it with all groups
+    Path intent =
+        EndOfInputIntents.write(dir, writeUuid, partition.partitionPath, compactor != null, partition.groups);
+    partition.intent = intent;
+    EndOfInputIntents.deleteOthers(dir, writeUuid, intent); // ours before, and earlier attempts'
+    swept.add(dir);
+    CompactionFailpoints.reached(CompactionFailpoints.Point.END_OF_INPUT_PREPARED, intent.toString());
+    if (!callbackRegistered) {
+      // collected by the next snapshot (the final checkpoint), run when it completes
+      Objects.requireNonNull(finalizer, "bundle finalizer")
+          .afterBundleCommit(
+              Instant.now().plus(Duration.standardDays(7)), this::publishPrepared);
+      callbackRegistered = true;
+    }
+    LOG.debug("Prepared {} group(s) of {} for the final checkpoint ({})", groups.size(), dir, intent.getFileName());
+    for (KV<Instant, List<WrittenFile>> group : groups) {
+      List<WrittenFile> visible =
+          compactor == null ? renamed(group.getValue()) : compactor.preview(group.getValue());
+      Instant at = group.getKey().isBefore(notBefore) ? notBefore : group.getKey();
+      for (WrittenFile file : visible) {
+        out.outputWithTimestamp(file, at);
+      }
+    }
+  }
+
+  /**
+   * The final checkpoint completed: publishes every prepared group and deletes the intents. Runs
+   * on the task's thread before the task ends; a failure here is not retried by the runner (the
+   * intents stay for the post-job publish, {@link EndOfInputIntents#recover}).
+   */
+  private void publishPrepared() throws IOException {
+    for (Map.Entry<Path, Prepared> entry : new ArrayList<>(prepared.entrySet())) {
+      EndOfInputIntents.Intent intent = EndOfInputIntents.read(entry.getValue().intent);
+      List<WrittenFile> visible =
+          EndOfInputIntents.complete(
+              intent,
+              compactor,
+              path -> CompactionFailpoints.reached(CompactionFailpoints.Point.END_OF_INPUT_PUBLISHED, path.toString()));
+      prepared.remove(entry.getKey());
+      LOG.debug("Published {} file(s) of {} at the final checkpoint", visible.size(), entry.getKey());
+    }
+  }
+
+  /**
+   * Before this instance publishes into a partition for the first time: deletes the end-of-input
+   * intents an earlier, failed attempt left there. The replay now publishes those rows (or prepares
+   * them again under a newer intent), so such an intent names files that are no longer the truth.
+   */
+  private void sweepEarlierIntents(Path dir) throws IOException {
+    if (pollMillis == 0 || prepared.containsKey(dir) || !swept.add(dir)) {
+      return;
+    }
+    EndOfInputIntents.deleteOthers(dir, writeUuid, null);
+  }
+
+  private static Path directoryOf(List<WrittenFile> group) {
+    return Path.of(group.get(0).path()).getParent();
+  }
+
+  private static List<WrittenFile> renamed(List<WrittenFile> group) {
+    List<WrittenFile> visible = new ArrayList<>(group.size());
+    for (WrittenFile file : group) {
+      Path path = Path.of(file.path());
+      visible.add(file.withPath(path.resolveSibling(PartFileName.visibleOf(path.getFileName().toString())).toString()));
+    }
+    return visible;
+  }
+
+  /** The groups prepared in one partition directory and their current intent. */
+  private static final class Prepared {
+    final String partitionPath;
+    final List<List<WrittenFile>> groups = new ArrayList<>();
+    @Nullable Path intent;
+
+    Prepared(String partitionPath) {
+      this.partitionPath = partitionPath;
     }
   }
 

@@ -14,7 +14,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,60 +78,124 @@ final class PartitionCompactor {
    * ReplacedFiles}).
    */
   List<WrittenFile> compact(List<WrittenFile> group) throws IOException {
+    Plan plan = plan(group);
+    for (Path hidden : plan.doneInputs) {
+      // an earlier attempt published it (merged or alone): only the clean-up may be left
+      if (plan.listing.visibleMergedOf.containsKey(hidden.getFileName().toString())) {
+        FileOps.deleteQuietly(hidden);
+      }
+      deleteDerived(hidden);
+    }
+    for (String mergedName : plan.mergedBefore) {
+      if (!plan.reportable(mergedName)) {
+        LOG.warn("{} holds files of a group in {} and others ({}): not reported again",
+            mergedName, plan.dir, plan.listing.inputsOf.get(mergedName));
+      }
+    }
+    if (plan.remaining.size() < group.size()) {
+      LOG.info("{} of {} files of a group in {} were published by an earlier attempt",
+          group.size() - plan.remaining.size(), group.size(), plan.dir);
+    }
+    for (Path garbage : plan.listing.unpublished) {
+      LOG.info("Deleting {}: an earlier attempt merged files of this partition but never published it", garbage);
+      FileOps.deleteQuietly(garbage);
+    }
+    List<WrittenFile> published = plan.publishedBefore();
+    if (!plan.remaining.isEmpty()) {
+      published.add(
+          plan.remaining.size() == 1 ? rename(plan.remaining.get(0)) : merge(plan.dir, plan.remaining));
+    }
+    return published;
+  }
+
+  /**
+   * The visible files {@link #compact} will return for {@code group} if nothing else changes the
+   * directory before: those earlier attempts published, and the one it will publish (its
+   * deterministic name: the rename of a single input, or the merged name derived from the inputs;
+   * a merged file's size is the sum of its inputs' until it exists). Changes nothing.
+   */
+  List<WrittenFile> preview(List<WrittenFile> group) throws IOException {
+    Plan plan = plan(group);
+    List<WrittenFile> visible = plan.publishedBefore();
+    if (plan.remaining.size() == 1) {
+      WrittenFile only = plan.remaining.get(0);
+      visible.add(only.withPath(Path.of(only.path()).resolveSibling(
+          PartFileName.visibleOf(Path.of(only.path()).getFileName().toString())).toString()));
+    } else if (!plan.remaining.isEmpty()) {
+      List<String> names = new ArrayList<>();
+      long bytes = 0;
+      for (WrittenFile file : plan.remaining) {
+        names.add(Path.of(file.path()).getFileName().toString());
+        bytes += file.sizeBytes();
+      }
+      String extension = PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
+      Path merged = plan.dir.resolve(CompactedFileName.visible(writeUuid, names, extension));
+      WrittenFile described = describe(plan.remaining, merged, bytes);
+      visible.add(described);
+    }
+    return visible;
+  }
+
+  /** What a compaction of {@code group} finds in its directory and what is left for it to do. */
+  private Plan plan(List<WrittenFile> group) throws IOException {
     if (group.isEmpty()) {
       throw new IllegalArgumentException("nothing to compact");
     }
     Path dir = Path.of(group.get(0).path()).getParent();
-    Map<String, WrittenFile> byName = new LinkedHashMap<>();
+    Plan plan = new Plan(dir, Listing.of(dir, writeUuid));
     for (WrittenFile file : group) {
-      byName.put(Path.of(file.path()).getFileName().toString(), file);
+      plan.byName.put(Path.of(file.path()).getFileName().toString(), file);
     }
-    Listing listing = Listing.of(dir, writeUuid);
-
-    List<WrittenFile> published = new ArrayList<>();
-    Set<String> mergedBefore = new HashSet<>();
-    List<WrittenFile> remaining = new ArrayList<>();
-    for (Map.Entry<String, WrittenFile> entry : byName.entrySet()) {
+    for (Map.Entry<String, WrittenFile> entry : plan.byName.entrySet()) {
       String name = entry.getKey();
       Path hidden = dir.resolve(name);
       Path renamed = dir.resolve(PartFileName.visibleOf(name));
-      Path merged = listing.visibleMergedOf.get(name);
+      Path merged = plan.listing.visibleMergedOf.get(name);
       if (merged != null) {
-        // an earlier attempt merged it: only the clean-up may be left
-        FileOps.deleteQuietly(hidden);
-        deleteDerived(hidden);
-        mergedBefore.add(merged.getFileName().toString());
+        plan.doneInputs.add(hidden);
+        plan.mergedBefore.add(merged.getFileName().toString());
       } else if (!Files.exists(hidden, LinkOption.NOFOLLOW_LINKS)
           && Files.exists(renamed, LinkOption.NOFOLLOW_LINKS)) {
-        // an earlier attempt published it alone
-        deleteDerived(hidden);
-        published.add(entry.getValue().withPath(renamed.toString()));
+        plan.doneInputs.add(hidden);
+        plan.renamedBefore.add(entry.getValue().withPath(renamed.toString()));
       } else {
-        remaining.add(entry.getValue());
+        plan.remaining.add(entry.getValue());
       }
     }
-    for (String mergedName : mergedBefore) {
-      List<String> inputs = listing.inputsOf.get(mergedName);
-      if (byName.keySet().containsAll(inputs)) {
-        List<WrittenFile> parts = new ArrayList<>();
-        inputs.forEach(n -> parts.add(byName.get(n)));
-        published.add(describe(parts, dir.resolve(mergedName)));
-      } else {
-        LOG.warn("{} holds files of a group in {} and others ({}): not reported again", mergedName, dir, inputs);
+    return plan;
+  }
+
+  /** The state of one group's compaction: what earlier attempts did, what remains. */
+  private static final class Plan {
+    final Path dir;
+    final Listing listing;
+    final Map<String, WrittenFile> byName = new LinkedHashMap<>();
+    final List<Path> doneInputs = new ArrayList<>();
+    final Set<String> mergedBefore = new java.util.TreeSet<>();
+    final List<WrittenFile> renamedBefore = new ArrayList<>();
+    final List<WrittenFile> remaining = new ArrayList<>();
+
+    Plan(Path dir, Listing listing) {
+      this.dir = dir;
+      this.listing = listing;
+    }
+
+    /** A visible merged file is reported again when all of its inputs are in the group. */
+    boolean reportable(String mergedName) {
+      return byName.keySet().containsAll(listing.inputsOf.get(mergedName));
+    }
+
+    List<WrittenFile> publishedBefore() throws IOException {
+      List<WrittenFile> published = new ArrayList<>(renamedBefore);
+      for (String mergedName : mergedBefore) {
+        if (reportable(mergedName)) {
+          List<WrittenFile> parts = new ArrayList<>();
+          listing.inputsOf.get(mergedName).forEach(n -> parts.add(byName.get(n)));
+          published.add(describe(parts, dir.resolve(mergedName)));
+        }
       }
+      return published;
     }
-    if (remaining.size() < group.size()) {
-      LOG.info("{} of {} files of a group in {} were published by an earlier attempt",
-          group.size() - remaining.size(), group.size(), dir);
-    }
-    for (Path garbage : listing.unpublished) {
-      LOG.info("Deleting {}: an earlier attempt merged files of this partition but never published it", garbage);
-      FileOps.deleteQuietly(garbage);
-    }
-    if (!remaining.isEmpty()) {
-      published.add(remaining.size() == 1 ? rename(remaining.get(0)) : merge(dir, remaining));
-    }
-    return published;
   }
 
   /**
@@ -201,6 +264,10 @@ final class PartitionCompactor {
 
   /** The visible merged file of {@code inputs}: their rows and time range, its size. */
   private static WrittenFile describe(List<WrittenFile> inputs, Path visible) throws IOException {
+    return describe(inputs, visible, Files.size(visible));
+  }
+
+  private static WrittenFile describe(List<WrittenFile> inputs, Path visible, long sizeBytes) {
     long rows = 0;
     Instant min = inputs.get(0).minTimestamp();
     Instant max = inputs.get(0).maxTimestamp();
@@ -210,7 +277,7 @@ final class PartitionCompactor {
       max = file.maxTimestamp().isAfter(max) ? file.maxTimestamp() : max;
     }
     return WrittenFile.of(
-        inputs.get(0).partitionPath(), visible.toString(), rows, Files.size(visible), min, max);
+        inputs.get(0).partitionPath(), visible.toString(), rows, sizeBytes, min, max);
   }
 
   /** What earlier compactions of this write left in a partition directory. */
