@@ -31,7 +31,7 @@ import org.apache.beam.sdk.options.Validation;
  * Unless told otherwise it checkpoints every 10 s (exactly once) and, with {@code --rows}, finishes
  * after the last row. The synthetic event times stay within the first hour while rows flow, so with
  * {@code partition-time} partitions are due only at the end of the input, and are committed then
- * (once their last files, published by the drain after the final watermark, are visible). {@code
+ * (once their last files, published at the job's final checkpoint, are visible). {@code
  * --commitTrigger=process-time} commits while the job runs.
  *
  * <p>Restore: submit the same command with {@code --savepointPath=<savepoint>}; the transform names
