@@ -104,12 +104,7 @@ class RollAtCommitExactlyOnceTest {
             3,
             seed,
             Duration.ofSeconds(240),
-            options -> {
-              // what roll at the commit point needs: bundles end at checkpoints, before the barrier
-              options.setFinishBundleBeforeCheckpointing(true);
-              options.setMaxBundleSize(1_000_000L);
-              options.setMaxBundleTimeMills(10_000L);
-            });
+            StreamingScenarios::bundlesEndAtCheckpoints);
 
     LOG.info("Bundle-end crashes injected: {}; reached: {}", crashed, reached);
     for (String table : List.of("json", "parquet")) {

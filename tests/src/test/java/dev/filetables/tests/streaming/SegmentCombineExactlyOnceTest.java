@@ -100,12 +100,7 @@ class SegmentCombineExactlyOnceTest {
             2,
             seed,
             Duration.ofSeconds(240),
-            options -> {
-              // bundles end at checkpoints: a segment per open file and checkpoint
-              options.setFinishBundleBeforeCheckpointing(true);
-              options.setMaxBundleSize(1_000_000L);
-              options.setMaxBundleTimeMills(10_000L);
-            });
+            StreamingScenarios::bundlesEndAtCheckpoints);
 
     LOG.info("Combine crashes injected: {}; reached: {}", crashed, reached);
     for (String table : List.of("json", "parquet")) {

@@ -360,6 +360,16 @@ final class StreamingScenarios {
    * random record counts (drawn with {@code seed} between 5% and 90% of the rows, so all happen)
    * and returns the checks of every table once the job has completed.
    */
+  /**
+   * Bundles end at checkpoints only, before the barrier: what roll at the commit point needs, and a
+   * segment per open file and checkpoint.
+   */
+  static void bundlesEndAtCheckpoints(FlinkPipelineOptions options) {
+    options.setFinishBundleBeforeCheckpointing(true);
+    options.setMaxBundleSize(1_000_000L);
+    options.setMaxBundleTimeMills(10_000L);
+  }
+
   static FailureOutcome runWithFailures(
       Path dir,
       List<SinkUnderTest> sinks,
