@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code filetables publish-leftovers}, and the post-job publish the commands that run a streaming
- * write call once their job is {@code DONE} (here: {@code job orders-stream} on the Direct runner,
+ * write call once their job is {@code DONE} (here: {@code job orders-stream} on Flink [local],
  * with a leftover intent of its write placed before the job starts).
  */
 class PublishLeftoversCommandTest {
@@ -80,7 +80,10 @@ class PublishLeftoversCommandTest {
     Path visible = leftover(output.resolve("dt=1999-01-01").resolve("hour=00"), UUID, ".json", "{}\n");
     OrdersStreamJob.main(
         new String[] {
-          "--runner=DirectRunner", "--output=" + output, "--rows=20", "--rowsPerSecond=0", "--partitions=2",
+          // Flink [local], where the job runs for real (a finite orders-stream job with its 1 h partition-time
+          // delay does not always end on the Direct runner: a known, separate problem)
+          "--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2", "--checkpointingInterval=500",
+          "--output=" + output, "--rows=20", "--rowsPerSecond=0", "--partitions=2",
           "--tableFormat=json", "--writeUuid=" + UUID
         });
     assertTrue(Files.exists(visible), "not published after the job");

@@ -132,13 +132,15 @@ public final class FileTableIO {
    * checkpoint completes (exactly once); if that callback never ran or failed midway (the job still
    * ends {@code FINISHED}), the files stay hidden under an intent ({@code
    * .filetables-eoi-<writeUuid>-….intent}) in their partition directory. This publishes them (the
-   * newest intent of the write per partition; older ones and hidden files of the write that no
-   * intent names are deleted, never published) and, when the table has commit policies, commits
+   * newest intent of the write per partition; older ones, and hidden files of the write in that
+   * partition that it does not name, are deleted, never published) and, when the table has commit
+   * policies, commits
    * those partitions, which the job did not. Idempotent; nothing to do is the normal case.
    *
-   * <p><b>Call it only once the writing job has ended</b> ({@code waitUntilFinish()} returned, or
-   * the job is known to be finished, failed or cancelled): while it runs, a restore may still write
-   * the same rows again. Pass the id given to {@link Write#withWriteUuid}.
+   * <p><b>Call it only once the writing job has ended and will not be restored</b> ({@code
+   * waitUntilFinish()} returned {@code DONE}, or the job is known to be over for good): while it
+   * runs, or if it is later restored from a savepoint or checkpoint taken before its input ended, a
+   * restore may write the same rows again. Pass the id given to {@link Write#withWriteUuid}.
    */
   public static PublishedLeftovers publishLeftovers(TableSpec table, String writeUuid) throws Exception {
     checkArgumentNotNull(writeUuid, "write uuid must not be null (null means every write: use the three-argument form)");

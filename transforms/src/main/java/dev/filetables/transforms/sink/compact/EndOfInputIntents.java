@@ -331,13 +331,15 @@ public final class EndOfInputIntents {
 
   /**
    * The post-job publish: finishes the end-of-input intents of {@code writeUuid} (every write when
-   * null) under the table's root. <b>Only safe once the writing job has ended</b> (finished,
-   * failed for good or cancelled): while it runs, a restore could still write the same rows again.
+   * null) under the table's root. <b>Only safe once the writing job has ended for good</b>
+   * (not to be restored from a savepoint or checkpoint taken before its input ended): while it can
+   * still be restored, a restore could write the same rows again.
    *
    * <p>Per partition directory the newest intent of the write wins (a failed attempt's intent is
    * always followed by a newer one of the replay, or removed by the replay's publish); it is
-   * completed, idempotently, and older intents are deleted. Hidden files of the write that no newest
-   * intent names are left over from aborted attempts: deleted, never published. With {@code dryRun}
+   * completed, idempotently, and older intents are deleted. Hidden files of the write in such a
+   * partition that the newest intent does not name are left over from aborted attempts: deleted,
+   * never published. With {@code dryRun}
    * nothing changes; the result says what would be done.
    */
   public static List<RecoveredPartition> recover(TableSpec table, @Nullable String writeUuid, boolean dryRun)
@@ -402,9 +404,13 @@ public final class EndOfInputIntents {
         }
         byDir.put(dir, new RecoveredPartition(uuid, relative(root, dir), newest.file, published, found.size() - 1, new ArrayList<>()));
       }
-      // hidden files of the write that no newest intent names: aborted attempts' leftovers
+      // hidden files of the write that no newest intent names, in the partitions that have one:
+      // aborted attempts' leftovers there. Elsewhere hidden files are left alone: they may belong to
+      // the open files of a stopped job that a savepoint will restore.
       for (Path hidden : FileOps.listHidden(root, uuid)) {
-        if (named.contains(hidden) || !uuid.equals(PartitionFiles.writeUuidOf(hidden.getFileName().toString()))) {
+        if (named.contains(hidden)
+            || !write.getValue().containsKey(hidden.getParent())
+            || !uuid.equals(PartitionFiles.writeUuidOf(hidden.getFileName().toString()))) {
           continue;
         }
         if (named.stream().anyMatch(n -> isDerivedFrom(hidden, n))) {
