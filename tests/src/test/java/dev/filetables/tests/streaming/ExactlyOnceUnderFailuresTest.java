@@ -1,6 +1,5 @@
 package dev.filetables.tests.streaming;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.pipelines.bench.Orders;
@@ -9,7 +8,6 @@ import dev.filetables.transforms.sink.SinkFailpoints;
 import dev.filetables.transforms.sink.SinkFailpoints.Point;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,18 +71,6 @@ class ExactlyOnceUnderFailuresTest {
     assertTrue(outcome.emitted > ROWS, "restores replay rows: " + outcome.emitted + " emitted");
     // the finite source ends the input: the sink publishes its last files and the job finishes
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
-    outcome.checks.forEach(
-        (table, check) -> {
-          assertEquals(List.of(), check.exactlyOnceProblems(), check + "; seed " + seed);
-          assertEquals(ROWS, check.visibleRows, check.toString());
-          assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table);
-          LOG.info(
-              "{}: {} visible files, {} hidden leftovers ({} in progress) after {}",
-              table,
-              check.contents.files().size(),
-              check.contents.hiddenFiles().size(),
-              check.contents.inProgressFiles().size(),
-              outcome.run);
-        });
+    outcome.assertEveryRowOnce(ROWS, seed);
   }
 }

@@ -1,6 +1,5 @@
 package dev.filetables.tests.streaming;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableOptions;
@@ -109,18 +108,6 @@ class SegmentCombineExactlyOnceTest {
       }
     }
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
-    outcome.checks.forEach(
-        (table, check) -> {
-          assertEquals(List.of(), check.exactlyOnceProblems(), check + "; seed " + seed);
-          assertEquals(ROWS, check.visibleRows, check.toString());
-          assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table);
-          LOG.info(
-              "{}: {} visible files, {} hidden leftovers ({} in progress) after {}",
-              table,
-              check.contents.files().size(),
-              check.contents.hiddenFiles().size(),
-              check.contents.inProgressFiles().size(),
-              outcome.run);
-        });
+    outcome.assertEveryRowOnce(ROWS, seed);
   }
 }

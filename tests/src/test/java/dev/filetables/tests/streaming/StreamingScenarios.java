@@ -1,5 +1,7 @@
 package dev.filetables.tests.streaming;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.LocalFlinkCluster;
@@ -352,6 +354,23 @@ final class StreamingScenarios {
       this.run = run;
       this.checks = checks;
       this.emitted = emitted;
+    }
+
+    /** Every table shows each of the {@code rows} input rows exactly once, in well-named files. */
+    void assertEveryRowOnce(long rows, long seed) {
+      checks.forEach(
+          (table, check) -> {
+            assertEquals(List.of(), check.exactlyOnceProblems(), check + "; seed " + seed);
+            assertEquals(rows, check.visibleRows, check.toString());
+            assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table);
+            LOG.info(
+                "{}: {} visible files, {} hidden leftovers ({} in progress) after {}",
+                table,
+                check.contents.files().size(),
+                check.contents.hiddenFiles().size(),
+                check.contents.inProgressFiles().size(),
+                run);
+          });
     }
   }
 
