@@ -218,14 +218,17 @@ public final class EndOfInputIntents {
   static List<WrittenFile> preview(Intent intent, @Nullable PartitionCompactor compactor) throws IOException {
     List<WrittenFile> visible = new ArrayList<>();
     for (List<WrittenFile> group : intent.groups) {
-      if (intent.merge && compactor != null) {
-        visible.addAll(compactor.preview(group));
-      } else {
-        for (WrittenFile file : group) {
-          Path path = Path.of(file.path());
-          visible.add(file.withPath(path.resolveSibling(PartFileName.visibleOf(path.getFileName().toString())).toString()));
-        }
-      }
+      visible.addAll(intent.merge && compactor != null ? compactor.preview(group) : renamed(group));
+    }
+    return visible;
+  }
+
+  /** The visible files a group of files published one by one (renamed) becomes. */
+  static List<WrittenFile> renamed(List<WrittenFile> group) {
+    List<WrittenFile> visible = new ArrayList<>(group.size());
+    for (WrittenFile file : group) {
+      Path path = Path.of(file.path());
+      visible.add(file.withPath(path.resolveSibling(PartFileName.visibleOf(path.getFileName().toString())).toString()));
     }
     return visible;
   }

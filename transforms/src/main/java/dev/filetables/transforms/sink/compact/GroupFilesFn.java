@@ -4,7 +4,6 @@ import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
-import dev.filetables.io.files.PartFileName;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -595,7 +594,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     LOG.debug("Prepared {} group(s) of {} for the final checkpoint ({})", groups.size(), dir, intent.getFileName());
     for (KV<Instant, List<WrittenFile>> group : groups) {
       List<WrittenFile> visible =
-          compactor == null ? renamed(group.getValue()) : compactor.preview(group.getValue());
+          compactor == null ? EndOfInputIntents.renamed(group.getValue()) : compactor.preview(group.getValue());
       Instant at = group.getKey().isBefore(notBefore) ? notBefore : group.getKey();
       for (WrittenFile file : visible) {
         out.outputWithTimestamp(file, at);
@@ -635,15 +634,6 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
 
   private static Path directoryOf(List<WrittenFile> group) {
     return Path.of(group.get(0).path()).getParent();
-  }
-
-  private static List<WrittenFile> renamed(List<WrittenFile> group) {
-    List<WrittenFile> visible = new ArrayList<>(group.size());
-    for (WrittenFile file : group) {
-      Path path = Path.of(file.path());
-      visible.add(file.withPath(path.resolveSibling(PartFileName.visibleOf(path.getFileName().toString())).toString()));
-    }
-    return visible;
   }
 
   /** The groups prepared in one partition directory and their current intent. */
