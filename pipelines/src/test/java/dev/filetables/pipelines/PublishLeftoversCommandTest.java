@@ -74,6 +74,29 @@ class PublishLeftoversCommandTest {
   }
 
   @Test
+  void hiddenRowsThatNoIntentPublishesFailTheCommandNamingTheFile() throws Exception {
+    Path sql = dir.resolve("t.sql");
+    Files.writeString(
+        sql,
+        "CREATE TABLE t (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'filesystem',"
+            + " 'path' = '" + dir.resolve("t") + "', 'format' = 'json')");
+    Path partition = Files.createDirectories(dir.resolve("t").resolve("dt=2020-05-21"));
+    String orphan = PartFileName.hidden(UUID, "0", 7, ".json");
+    Files.writeString(partition.resolve(orphan), "{\"id\":7}\n");
+
+    CliRunner dry = CliRunner.run("publish-leftovers", sql.toString(), "--write-uuid", UUID, "--dry-run");
+    assertEquals(0, dry.exitCode, "a dry run only looks: " + dry);
+
+    CliRunner done = CliRunner.run("publish-leftovers", sql.toString(), "--write-uuid", UUID);
+    assertEquals(1, done.exitCode, done.toString());
+    String[] lines = done.err.strip().split("\n");
+    assertEquals(1, lines.length, "one line: " + done);
+    assertTrue(lines[0].startsWith("filetables: error: "), done.toString());
+    assertTrue(lines[0].contains("dt=2020-05-21/" + orphan) && lines[0].contains("may be missing"), done.toString());
+    assertTrue(Files.exists(partition.resolve(orphan)), "kept for inspection");
+  }
+
+  @Test
   void theOrdersStreamJobPublishesTheLeftoversOfItsWriteOnceItIsDone() throws Exception {
     Path output = dir.resolve("orders");
     // what a final checkpoint of this write could have left undone (the write id is the job's option)

@@ -174,6 +174,31 @@ public final class FileTableIO {
     return result;
   }
 
+  /**
+   * What a program calls once a streaming write's job ended by itself ({@code waitUntilFinish()}
+   * returned {@code DONE}); every CLI command that waits for a streaming write does. On Flink the
+   * last files of a finite stream are published by a callback at the job's final checkpoint, which
+   * the runner can skip (Beam 2.62 runs a checkpoint's bundle finalizers only when that very
+   * checkpoint's completion is notified; a final checkpoint declined by a closing task is followed by
+   * another that ends the job): so this first runs {@link #publishLeftovers(TableSpec, String)},
+   * then checks that no hidden file of the write is left anywhere in the table.
+   *
+   * @param writeUuid the write's id ({@link Write#withWriteUuid}); null for every write of the table
+   *     (only when no other job writes it)
+   * @throws UnpublishedFilesException naming the hidden files when any is left: rows in them may be
+   *     missing, and nothing will publish them. Never a silent success.
+   */
+  public static PublishedLeftovers finishWrite(TableSpec table, @Nullable String writeUuid) throws Exception {
+    checkArgumentNotNull(table, "table must not be null");
+    PublishedLeftovers published = publishLeftovers(table, writeUuid, false);
+    List<java.nio.file.Path> hidden = EndOfInputIntents.hiddenFilesOf(table, writeUuid);
+    if (!hidden.isEmpty()) {
+      throw new UnpublishedFilesException(
+          table.name(), writeUuid, table.options().rootPath().toAbsolutePath().normalize(), hidden);
+    }
+    return published;
+  }
+
   /** Reads the table's rows (physical and metadata columns). */
   public static Read read(TableSpec table) {
     return new AutoValue_FileTableIO_Read.Builder()

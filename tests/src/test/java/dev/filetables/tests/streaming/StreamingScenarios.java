@@ -8,6 +8,8 @@ import dev.filetables.pipelines.bench.LocalFlinkCluster;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.OrdersSource;
 import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.PublishedLeftovers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,18 +104,39 @@ final class StreamingScenarios {
     final boolean finishedByItself;
     final JobStatus status;
     final long completedCheckpoints;
+    /**
+     * Per table written by {@link FileTableIO}, what finishing the write after a job that finished
+     * by itself did ({@link FileTableIO#finishWrite}, as the CLI does); empty otherwise.
+     */
+    final Map<String, PublishedLeftovers> leftovers;
 
     RunResult(JobID job, boolean finishedByItself, JobStatus status, long completedCheckpoints) {
+      this(job, finishedByItself, status, completedCheckpoints, Map.of());
+    }
+
+    RunResult(
+        JobID job,
+        boolean finishedByItself,
+        JobStatus status,
+        long completedCheckpoints,
+        Map<String, PublishedLeftovers> leftovers) {
       this.job = job;
       this.finishedByItself = finishedByItself;
       this.status = status;
       this.completedCheckpoints = completedCheckpoints;
+      this.leftovers = leftovers;
+    }
+
+    /** True when the job's final checkpoint left files for the post-job publish. */
+    boolean leftWorkForThePostJobPublish() {
+      return leftovers.values().stream().anyMatch(l -> !l.isEmpty());
     }
 
     @Override
     public String toString() {
       return "job " + job + " " + status + (finishedByItself ? " (finished by itself)" : " (cancelled by the harness once complete)")
-          + ", " + completedCheckpoints + " completed checkpoints";
+          + ", " + completedCheckpoints + " completed checkpoints"
+          + (leftWorkForThePostJobPublish() ? "; post-job publish: " + leftovers.values() : "");
     }
   }
 
@@ -191,7 +214,7 @@ final class StreamingScenarios {
               "Job " + job + " ended " + status
                   + result.getSerializedThrowable().map(t -> ": " + t.getFullStringifiedStackTrace()).orElse(""));
         }
-        return new RunResult(job, true, status, checkpoints);
+        return new RunResult(job, true, status, checkpoints, finishWrites(sinks));
       }
       List<Long> counts = new ArrayList<>();
       boolean done = true;
@@ -218,6 +241,25 @@ final class StreamingScenarios {
       Thread.sleep(1000);
     }
     throw new AssertionError("Job " + job + " not complete within " + timeout + ": " + lastState);
+  }
+
+  /**
+   * After a job finished by itself, what the product does next (every CLI command that waits for a
+   * streaming write): finishes each FileTables write, publishing what the job's final checkpoint
+   * left and failing, naming the files, if anything of the write is still hidden.
+   */
+  static Map<String, PublishedLeftovers> finishWrites(List<SinkUnderTest> sinks) throws Exception {
+    Map<String, PublishedLeftovers> done = new LinkedHashMap<>();
+    for (SinkUnderTest sink : sinks) {
+      if (sink.sink.apply(sink.table) instanceof FileTableIO.Write) {
+        PublishedLeftovers result = FileTableIO.finishWrite(sink.table, null);
+        if (!result.isEmpty()) {
+          LOG.warn("The job's final checkpoint left work for the post-job publish: {}", result);
+        }
+        done.put(sink.table.name(), result);
+      }
+    }
+    return done;
   }
 
   /** How the first job of {@link #stopAndRestore} ends. */

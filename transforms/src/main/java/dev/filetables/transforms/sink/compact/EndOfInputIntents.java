@@ -434,6 +434,53 @@ public final class EndOfInputIntents {
     return Collections.unmodifiableList(recovered);
   }
 
+  /**
+   * Hidden files of {@code writeUuid} (every write when null) under the table's root: in-progress
+   * part files and their segments, intents and interrupted intent writes. After a write's job has
+   * ended and its post-job publish ran, there must be none: nothing will ever publish them.
+   */
+  public static List<Path> hiddenFilesOf(TableSpec table, @Nullable String writeUuid) throws IOException {
+    Path root = table.options().rootPath().toAbsolutePath().normalize();
+    List<Path> found = new ArrayList<>();
+    if (!Files.isDirectory(root)) {
+      return found;
+    }
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<Path>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            String name = file.getFileName().toString();
+            if (isHiddenOfWrite(name, writeUuid)) {
+              found.add(file);
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) {
+            // a file that cannot be looked at may be one of them: say so rather than miss it
+            found.add(file);
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    Collections.sort(found);
+    return found;
+  }
+
+  private static boolean isHiddenOfWrite(String name, @Nullable String writeUuid) {
+    if (writeUuid == null) {
+      return PartFileName.isInProgress(name) || IntentFileName.isIntent(name) || isTemporaryIntent(name);
+    }
+    return (PartFileName.isInProgress(name) && name.contains("part-" + writeUuid))
+        || IntentFileName.isOfWrite(name, writeUuid)
+        || IntentFileName.isTemporaryOfWrite(name, writeUuid);
+  }
+
+  private static boolean isTemporaryIntent(String name) {
+    return name.endsWith(".tmp") && IntentFileName.isIntent(name.substring(0, name.length() - ".tmp".length()));
+  }
+
   private static dev.filetables.io.format.FileMerger compactorMerger(TableSpec table) {
     return FileMergers.of(FileFormats.of(table.options()), table.fileSchema());
   }

@@ -209,4 +209,40 @@ class EndOfInputIntentsTest {
       assertEquals(dt.equals("d") ? 2 : 3, manifest.json().path("rowCount").asLong(), manifest.json().toString());
     }
   }
+
+  @Test
+  void finishingAWritePublishesItsIntentsAndThenFindsNothingHidden() throws Exception {
+    WrittenFile file = hidden(UUID, "f", 100, 3);
+    EndOfInputIntents.write(Path.of(file.path()).getParent(), UUID, "dt=f", false, List.of(List.of(file)));
+    hidden(OTHER_UUID, "f", 200, 1); // another write's open file: not this write's business
+
+    PublishedLeftovers done = FileTableIO.finishWrite(table(), UUID);
+
+    assertEquals(1, done.filesPublished(), done.toString());
+    assertEquals(3, visibleRows("f"));
+    assertEquals(List.of(), EndOfInputIntents.hiddenFilesOf(table(), UUID));
+    assertTrue(FileTableIO.finishWrite(table(), UUID).isEmpty(), "a second call has nothing to do");
+  }
+
+  @Test
+  void finishingAWriteWhoseRowsNoIntentPublishesFailsNamingTheFiles() throws Exception {
+    // a closed hidden file of the write in a partition without an intent: nothing will publish it
+    WrittenFile orphan = hidden(UUID, "g", 300, 2);
+
+    dev.filetables.transforms.UnpublishedFilesException e =
+        assertThrows(
+            dev.filetables.transforms.UnpublishedFilesException.class,
+            () -> FileTableIO.finishWrite(table(), UUID));
+
+    String name = Path.of(orphan.path()).getFileName().toString();
+    assertTrue(e.getMessage().contains("dt=g/" + name), e.getMessage());
+    assertTrue(e.getMessage().contains("write " + UUID), e.getMessage());
+    assertTrue(e.getMessage().contains("may be missing"), e.getMessage());
+    assertEquals(2, e.files().size(), "the file and its segment: " + e.files());
+    assertTrue(Files.exists(Path.of(orphan.path())), "kept for inspection");
+    // every write, as the CLI's publish-leftovers without --write-uuid: the same verdict
+    assertThrows(
+        dev.filetables.transforms.UnpublishedFilesException.class,
+        () -> FileTableIO.finishWrite(table(), null));
+  }
 }
