@@ -17,6 +17,10 @@ import org.apache.beam.sdk.values.Row;
  * {@link Orders}: every row id at most once (no duplicates), each with exactly its expected values
  * and partition (no corruption), every visible file complete (it reads without error) and, for a
  * finished write, every id present (no loss). Also counts the hidden files readers skip.
+ *
+ * <p>Two readers judge: FileTables' own ({@link TableContents}) and an {@link IndependentReader}
+ * (DuckDB, or Avro's own reader) with its own listing, whose rows are compared with the expected
+ * ones as a multiset of whole rows. A writer/reader pair sharing a bug fails on the second.
  */
 final class ExactlyOnceCheck {
   private static final int EXAMPLES = 10;
@@ -32,8 +36,12 @@ final class ExactlyOnceCheck {
   final List<Long> missingExamples;
   final List<String> wrongRows;
   final List<String> unexpectedRows;
+  /** What the independent reader saw, against the expected rows. */
+  final IndependentReader.Verdict independent;
 
-  private ExactlyOnceCheck(String table, long totalRows, TableContents contents, Tally tally) {
+  private ExactlyOnceCheck(
+      String table, long totalRows, TableContents contents, Tally tally, IndependentReader.Verdict independent) {
+    this.independent = independent;
     this.table = table;
     this.totalRows = totalRows;
     this.contents = contents;
@@ -65,7 +73,13 @@ final class ExactlyOnceCheck {
     Tally tally = new Tally(orders, (int) totalRows);
     TableContents contents =
         TableContents.scan(table, (row, file) -> tally.add(row, Path.of(file.path())));
-    return new ExactlyOnceCheck(table.name(), totalRows, contents, tally);
+    IndependentReader.Verdict independent;
+    try {
+      independent = IndependentReader.compare(IndependentReader.expected(orders, totalRows), IndependentReader.rows(table));
+    } catch (Exception e) {
+      throw new IOException("The independent reader cannot read table " + table.name() + ": " + e, e);
+    }
+    return new ExactlyOnceCheck(table.name(), totalRows, contents, tally, independent);
   }
 
   /** No duplicate, wrong, unexpected or unreadable rows/files (a prefix of the write is visible). */
@@ -83,6 +97,7 @@ final class ExactlyOnceCheck {
     if (!contents.unreadableFiles().isEmpty()) {
       problems.add("visible files that do not read completely: " + contents.unreadableFiles());
     }
+    problems.addAll(independent.extraProblems(IndependentReader.NAME));
     return problems;
   }
 
@@ -92,6 +107,7 @@ final class ExactlyOnceCheck {
     if (missingRows > 0) {
       problems.add(missingRows + " of " + totalRows + " rows missing, e.g. ids " + missingExamples);
     }
+    problems.addAll(independent.missingProblems(IndependentReader.NAME));
     return problems;
   }
 
@@ -99,7 +115,8 @@ final class ExactlyOnceCheck {
   public String toString() {
     return "table " + table + ": " + visibleRows + " visible rows (" + distinctRows + " distinct of "
         + totalRows + ", " + duplicateRows + " duplicates, " + missingRows + " missing) in "
-        + contents;
+        + contents + "; " + IndependentReader.NAME + ": " + independent.missing + " missing, "
+        + independent.extra + " too many";
   }
 
   /** Counts per id while the table is scanned. */

@@ -266,7 +266,6 @@ class FinalCheckpointDeclinedTest {
         CommitTables.filesPerPartition(check.contents).keySet(),
         CommitTables.committedPartitions(table),
         "partitions with a success file");
-    DuckDbOracle.assertSameRows(table, ORDERS, ROWS);
   }
 
   private static List<Path> intents(TableSpec table) throws IOException {

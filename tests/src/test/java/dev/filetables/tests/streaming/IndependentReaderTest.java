@@ -1,0 +1,78 @@
+package dev.filetables.tests.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.transforms.FileTableIO;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.values.Row;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The independent reader can fail: on a table FileTables wrote (Direct runner, every format), it
+ * reads exactly the rows written, and it reports a doubled file, a lost file and an altered row.
+ * Hidden files (in-progress names) are not read.
+ */
+class IndependentReaderTest {
+  private static final Orders ORDERS = Orders.withPartitions(3);
+  private static final int ROWS = 300;
+
+  @TempDir Path dir;
+
+  private TableSpec written(String format) {
+    TableSpec table = Orders.table("orders_" + format, StreamingScenarios.tablePath(dir, "orders_" + format).toString(), format, Map.of());
+    List<Row> rows = new ArrayList<>();
+    for (long id = 0; id < ROWS; id++) {
+      rows.add(ORDERS.row(id));
+    }
+    Pipeline pipeline = Pipeline.create(PipelineOptionsFactory.create());
+    pipeline.apply(Create.of(rows).withRowSchema(Orders.SCHEMA)).apply(FileTableIO.write(table));
+    pipeline.run().waitUntilFinish();
+    return table;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"json", "csv", "parquet", "avro"})
+  void readsExactlyTheRowsWrittenAndSeesEveryKindOfDamage(String format) throws Exception {
+    TableSpec table = written(format);
+    Path root = CommitTables.root(table);
+    List<Path> files = IndependentReader.visibleFiles(root, "." + format);
+    assertTrue(files.size() >= 3, "one file per partition at least: " + files);
+
+    ExactlyOnceCheck clean = ExactlyOnceCheck.of(table, ORDERS, ROWS);
+    assertEquals(List.of(), clean.exactlyOnceProblems(), clean.toString());
+
+    // a hidden copy is not read; a visible copy doubles rows
+    Path first = files.get(0);
+    Files.copy(first, first.resolveSibling("." + first.getFileName() + ".inprogress"));
+    assertEquals(0, IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS), IndependentReader.rows(table)).extra);
+    Path copy = first.resolveSibling("copy-" + first.getFileName());
+    Files.copy(first, copy);
+    IndependentReader.Verdict doubled = IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS), IndependentReader.rows(table));
+    assertTrue(doubled.extra > 0 && doubled.missing == 0, "doubled file not seen: " + doubled.extraExamples);
+    Files.delete(copy);
+
+    // a lost file
+    byte[] kept = Files.readAllBytes(first);
+    Files.delete(first);
+    IndependentReader.Verdict lost = IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS), IndependentReader.rows(table));
+    assertTrue(lost.missing > 0 && lost.extra == 0, "lost file not seen");
+    Files.write(first, kept);
+
+    // an altered row: one row too few of the expected ones, one unexpected
+    IndependentReader.Verdict altered =
+        IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS - 1), IndependentReader.rows(table));
+    assertEquals(1, altered.extra, "the row beyond the expected ones is extra");
+  }
+}
