@@ -34,7 +34,8 @@ class HarnessSelfTest {
   private SinkUnderTest atLeastOnce(String name) {
     return new SinkUnderTest(
         Orders.table(name, StreamingScenarios.tablePath(dir, name).toString(), "json", Map.of()),
-        StandInSinks::atLeastOnce);
+        StandInSinks::atLeastOnce)
+        .onlyAtLeastOnce();
   }
 
   @Test
@@ -58,6 +59,11 @@ class HarnessSelfTest {
     ExactlyOnceCheck naive = outcome.checks.get("naive");
     assertTrue(naive.duplicateRows > 0, "replays must duplicate rows of the naive sink: " + naive);
     assertTrue(naive.consistencyProblems().get(0).contains("duplicate"), naive.consistencyProblems().toString());
+    // the live reader saw the exactly-once sink right at every moment, and the naive one's doubles
+    assertEquals(List.of(), outcome.liveViolations.getOrDefault("stable", List.of()));
+    assertTrue(
+        outcome.liveViolations.getOrDefault("naive", List.of()).stream().anyMatch(v -> v.contains("visible twice")),
+        "the live reader missed the naive sink's doubled rows: " + outcome.liveViolations);
   }
 
   @Test

@@ -73,19 +73,26 @@ final class StreamingScenarios {
     final Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink;
     /** What else must hold, beyond all rows being visible, before the harness may stop the job. */
     final Predicate<TableSpec> done;
+    /**
+     * The sink claims exactly-once visibility: the live reader's violations fail the run. False only
+     * for the harness's own at-least-once stand-in, whose violations the self-test expects.
+     */
+    final boolean exactlyOnce;
 
     SinkUnderTest(
         TableSpec table, Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink) {
-      this(table, sink, t -> true);
+      this(table, sink, t -> true, true);
     }
 
     private SinkUnderTest(
         TableSpec table,
         Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink,
-        Predicate<TableSpec> done) {
+        Predicate<TableSpec> done,
+        boolean exactlyOnce) {
       this.table = table;
       this.sink = sink;
       this.done = done;
+      this.exactlyOnce = exactlyOnce;
     }
 
     /**
@@ -93,8 +100,30 @@ final class StreamingScenarios {
      * whose rows are all visible is not cancelled before then.
      */
     SinkUnderTest doneWhen(Predicate<TableSpec> done) {
-      return new SinkUnderTest(table, sink, done);
+      return new SinkUnderTest(table, sink, done, exactlyOnce);
     }
+
+    /** This sink, known to be only at least once: what the live reader sees is reported, not failed. */
+    SinkUnderTest onlyAtLeastOnce() {
+      return new SinkUnderTest(table, sink, done, false);
+    }
+  }
+
+  /**
+   * Stops the live reader and fails if it saw anything wrong in a table whose sink claims exactly
+   * once; returns every violation per table (the at-least-once stand-in's included).
+   */
+  static Map<String, List<String>> stopLiveReader(LiveReader live, List<SinkUnderTest> sinks, String context)
+      throws InterruptedException {
+    Map<String, List<String>> seen = live.stop();
+    for (SinkUnderTest sink : sinks) {
+      List<String> problems = seen.getOrDefault(sink.table.name(), List.of());
+      if (sink.exactlyOnce && !problems.isEmpty()) {
+        throw new AssertionError(
+            "A plain reader saw " + sink.table.name() + " wrong while the job ran (" + context + "): " + problems);
+      }
+    }
+    return seen;
   }
 
   /** How a job run ended. */
@@ -278,6 +307,8 @@ final class StreamingScenarios {
     final long emittedByFirstJob;
     final long emittedInTotal;
     final RunResult secondJob;
+    /** What the live reader saw wrong, per table (only at-least-once stand-ins may have any). */
+    final Map<String, List<String>> liveViolations;
 
     RestoreOutcome(
         String restoredFrom,
@@ -285,7 +316,9 @@ final class StreamingScenarios {
         Map<String, ExactlyOnceCheck> afterRestore,
         long emittedByFirstJob,
         long emittedInTotal,
-        RunResult secondJob) {
+        RunResult secondJob,
+        Map<String, List<String>> liveViolations) {
+      this.liveViolations = liveViolations;
       this.restoredFrom = restoredFrom;
       this.afterStop = afterStop;
       this.afterRestore = afterRestore;
@@ -338,6 +371,7 @@ final class StreamingScenarios {
     OrdersSource source =
         OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
+    LiveReader live = null;
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2 * PARALLELISM)) {
       FlinkPipelineOptions first = options(cluster, "restore-first");
       if (mode == StopMode.CANCEL_KEEP_CHECKPOINT) {
@@ -345,6 +379,7 @@ final class StreamingScenarios {
         first.setRetainExternalizedCheckpointsOnCancellation(true);
       }
       JobID job1 = cluster.submit(pipeline(first, source, noFailures, sinks));
+      live = LiveReader.start(tables, orders, totalRows);
       cluster.awaitAllTasksRunning(job1, Duration.ofSeconds(60));
       cluster.awaitCompletedCheckpoints(job1, 2, Duration.ofSeconds(60));
       awaitEmitted(log, (long) (totalRows * stopFraction), timeout);
@@ -374,9 +409,13 @@ final class StreamingScenarios {
       JobID job2 = cluster.submit(pipeline(second, restoring, noFailures, sinks));
       RunResult run = awaitCompletion(cluster, job2, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("Second job: {}", run);
+      Map<String, List<String>> seen = stopLiveReader(live, sinks, "stop " + mode + " and restore");
       Map<String, ExactlyOnceCheck> afterRestore = check(tables, orders, totalRows);
-      return new RestoreOutcome(restorePath, afterStop, afterRestore, emittedByFirst, log.emissions(), run);
+      return new RestoreOutcome(restorePath, afterStop, afterRestore, emittedByFirst, log.emissions(), run, seen);
     } finally {
+      if (live != null) {
+        live.close();
+      }
       EmitLog.remove(logId);
       FailureInjector.forget(noFailures);
     }
@@ -389,9 +428,16 @@ final class StreamingScenarios {
     final Map<String, ExactlyOnceCheck> checks;
     /** Rows the source emitted, replays after restores included. */
     final long emitted;
+    /** What the live reader saw wrong, per table (only at-least-once stand-ins may have any). */
+    final Map<String, List<String>> liveViolations;
 
     FailureOutcome(
-        FailureInjector.Plan plan, RunResult run, Map<String, ExactlyOnceCheck> checks, long emitted) {
+        FailureInjector.Plan plan,
+        RunResult run,
+        Map<String, ExactlyOnceCheck> checks,
+        long emitted,
+        Map<String, List<String>> liveViolations) {
+      this.liveViolations = liveViolations;
       this.plan = plan;
       this.run = run;
       this.checks = checks;
@@ -466,14 +512,20 @@ final class StreamingScenarios {
     OrdersSource source =
         OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
+    LiveReader live = null;
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), PARALLELISM)) {
       FlinkPipelineOptions options = options(cluster, "failures");
       tune.accept(options);
       JobID job = cluster.submit(pipeline(options, source, plan, sinks));
+      live = LiveReader.start(tables, orders, totalRows);
       RunResult run = awaitCompletion(cluster, job, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
-      return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions());
+      Map<String, List<String>> seen = stopLiveReader(live, sinks, "failure seed " + seed);
+      return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions(), seen);
     } finally {
+      if (live != null) {
+        live.close();
+      }
       runningLog = null;
       FailureInjector.forget(plan);
       EmitLog.remove(logId);
