@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +63,8 @@ final class ReadAhead implements AutoCloseable {
   private final boolean inline;
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(BATCHES_AHEAD);
   private volatile boolean closed;
+  /** Counted down when the helper's task has returned (at once when parsing inline). */
+  private final CountDownLatch helperDone = new CountDownLatch(1);
   private List<FileRangeReader.Step> batch = List.of();
   private int next;
   private @Nullable End end;
@@ -74,7 +77,9 @@ final class ReadAhead implements AutoCloseable {
   /** Starts parsing {@code cursor} (positioned where taking is to begin) on a helper thread. */
   static ReadAhead start(FileRangeReader.Cursor cursor) {
     if (!ENABLED) {
-      return new ReadAhead(cursor, true);
+      ReadAhead inline = new ReadAhead(cursor, true);
+      inline.helperDone.countDown();
+      return inline;
     }
     ReadAhead readAhead = new ReadAhead(cursor, false);
     MetricsContainer metrics = MetricsEnvironment.getCurrentContainer();
@@ -83,6 +88,14 @@ final class ReadAhead implements AutoCloseable {
   }
 
   private void produce(@Nullable MetricsContainer metrics) {
+    try {
+      produceSteps(metrics);
+    } finally {
+      helperDone.countDown();
+    }
+  }
+
+  private void produceSteps(@Nullable MetricsContainer metrics) {
     List<FileRangeReader.Step> steps = new ArrayList<>(BATCH);
     Throwable failure = null;
     try (var scope =
@@ -104,6 +117,11 @@ final class ReadAhead implements AutoCloseable {
     if ((steps.isEmpty() || hand(steps)) && !closed) {
       hand(new End(failure));
     }
+  }
+
+  /** True once the helper's task has returned within {@code millis}: a closed read-ahead leaks no busy thread. */
+  boolean helperStopped(long millis) throws InterruptedException {
+    return helperDone.await(millis, TimeUnit.MILLISECONDS);
   }
 
   /** Queues {@code item}; false when closed meanwhile (nobody takes any more). */

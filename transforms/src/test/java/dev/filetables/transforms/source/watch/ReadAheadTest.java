@@ -72,6 +72,7 @@ class ReadAheadTest {
         }
         assertEquals(direct.subList(skip, ROWS), taken, "after " + skip);
         assertNull(ahead.next(), "stays at the end");
+        assertTrue(ahead.helperStopped(5_000), "the helper is still busy after the end of the range");
       }
     }
   }
@@ -97,6 +98,7 @@ class ReadAheadTest {
       ReadAhead ahead = ReadAhead.start(reader.open(range));
       ahead.next();
       ahead.close(); // the helper is blocked on a full queue or still parsing: it must let go
+      assertTrue(ahead.helperStopped(5_000), "the helper thread of read-ahead " + i + " is still busy after close");
     }
   }
 }
