@@ -200,6 +200,23 @@ public final class LocalFlinkCluster implements AutoCloseable {
     throw new TimeoutException("Tasks of job " + job + " not all running after " + timeout);
   }
 
+  /**
+   * How often the job's tasks were restarted so far: the highest attempt number of any task (a
+   * failover deploys new attempts of the tasks it restarts). Two failures during one failover count
+   * once.
+   */
+  public int restarts(JobID job) throws Exception {
+    AccessExecutionGraph graph =
+        status(job).isGloballyTerminalState()
+            ? cluster.getArchivedExecutionGraph(job).get(10, TimeUnit.SECONDS)
+            : executionGraph(job);
+    int restarts = 0;
+    for (AccessExecutionVertex vertex : graph.getAllExecutionVertices()) {
+      restarts = Math.max(restarts, vertex.getCurrentExecutionAttempt().getAttemptNumber());
+    }
+    return restarts;
+  }
+
   /** Completed checkpoints of the job so far (savepoints included). */
   public long completedCheckpoints(JobID job) throws Exception {
     return checkpointStats(job).getCounts().getNumberOfCompletedCheckpoints();

@@ -114,7 +114,7 @@ class CompactionExactlyOnceTest {
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 4, seed, Duration.ofSeconds(240));
-    assertTrue(outcome.plan.injected().size() >= 3, "failures injected: " + outcome.plan);
+    outcome.assertFailuresInjectedAndRestarted(0, seed);
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     outcome.checks.forEach(
         (table, check) -> {
@@ -162,10 +162,14 @@ class CompactionExactlyOnceTest {
         if (point == Point.END_OF_INPUT_PREPARED || point == Point.END_OF_INPUT_PUBLISHED) {
           continue; // after the input ended: EndOfInputExactlyOnceTest
         }
+        if (point == Point.AFTER_RENAME) {
+          continue; // a group of one file, not always formed here: ExactlyOnceUnderFailuresTest
+        }
         assertTrue(crashed.contains(table + " " + point), "crash injected at " + table + " " + point + ": " + crashed);
       }
     }
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
+    outcome.assertFailuresInjectedAndRestarted(crashed.size(), seed);
     outcome.checks.forEach(
         (table, check) -> {
           assertEquals(List.of(), check.exactlyOnceProblems(), check + "; seed " + seed);

@@ -1,14 +1,18 @@
 package dev.filetables.tests.streaming;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.transforms.sink.SinkFailpoints;
+import dev.filetables.transforms.sink.compact.CompactionFailpoints;
 import dev.filetables.transforms.sink.SinkFailpoints.Point;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -37,17 +41,33 @@ class ExactlyOnceUnderFailuresTest {
   @TempDir Path dir;
 
   private final Map<Point, AtomicInteger> reached = new ConcurrentHashMap<>();
+  /** Tables whose publish crashed once right after a rename (the file visible, its segments not deleted). */
+  private final Set<String> renameCrashes = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger renames = new AtomicInteger();
 
   @BeforeEach
   void combineSegmentFilesConstantly() {
     StreamingScenarios.combineSegmentFilesConstantly();
     SinkFailpoints.set((point, file) -> reached.computeIfAbsent(point, p -> new AtomicInteger()).incrementAndGet());
+    CompactionFailpoints.set(
+        (point, file) -> {
+          if (point != CompactionFailpoints.Point.AFTER_RENAME) {
+            return;
+          }
+          EmitLog log = StreamingScenarios.runningLog;
+          boolean emitting = log != null && log.emissions() < ROWS * 8 / 10;
+          String table = file.contains("orders_json") ? "json" : "parquet";
+          if (renames.incrementAndGet() >= 5 && emitting && renameCrashes.add(table)) {
+            throw new IllegalStateException("Injected crash after the publish rename of " + file);
+          }
+        });
   }
 
   @AfterEach
   void defaultSegmentCombining() {
     StreamingScenarios.defaultSegmentCombining();
     SinkFailpoints.reset();
+    CompactionFailpoints.reset();
   }
 
   @Test
@@ -67,7 +87,8 @@ class ExactlyOnceUnderFailuresTest {
 
     LOG.info("Writer steps reached: {}", reached);
     assertTrue(reached.containsKey(Point.COMBINE_WRITTEN), "segment files combined: " + reached);
-    assertTrue(outcome.plan.injected().size() >= 5, "failures injected: " + outcome.plan);
+    assertEquals(Set.of("json", "parquet"), renameCrashes, "a crash right after a publish rename, per table");
+    outcome.assertFailuresInjectedAndRestarted(renameCrashes.size(), seed);
     assertTrue(outcome.emitted > ROWS, "restores replay rows: " + outcome.emitted + " emitted");
     // the finite source ends the input: the sink publishes its last files and the job finishes
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());

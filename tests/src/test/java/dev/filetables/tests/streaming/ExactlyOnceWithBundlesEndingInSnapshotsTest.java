@@ -57,7 +57,7 @@ class ExactlyOnceWithBundlesEndingInSnapshotsTest {
       }
     }
 
-    assertTrue(outcome.plan.injected().size() >= 3, "failures injected: " + outcome.plan);
+    outcome.assertFailuresInjectedAndRestarted(0, seed);
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     outcome.assertEveryRowOnce(ROWS, seed);
   }

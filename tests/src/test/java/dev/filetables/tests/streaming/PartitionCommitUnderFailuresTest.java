@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.IntentFileName;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.WatermarkRaceWitness.Observation;
+import dev.filetables.transforms.commit.CommitFailpoints;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -49,12 +53,28 @@ class PartitionCommitUnderFailuresTest {
 
   @TempDir Path dir;
 
+  /** Commit steps that crashed once (the first time each is reached while the source emits). */
+  private final Set<CommitFailpoints.Point> commitCrashes = ConcurrentHashMap.newKeySet();
+
+  @AfterEach
+  void resetFailpoints() {
+    CommitFailpoints.reset();
+  }
+
   @Test
   void everyCommitSeesItsWholePartitionDespiteFailuresAndWatermarkRaces() throws Exception {
     long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
     LOG.info("Failure seed {} (rerun with -Dfiletables.failure.seed={})", seed, seed);
     TableSpec table = CommitTables.table(dir, "orders_committed", "1 h");
     WatermarkRaceWitness witness = WatermarkRaceWitness.of(CommitTables.root(table), Duration.ofHours(1));
+    // a crash before the success file is written and one after it, before the commit step records it
+    CommitFailpoints.set(
+        (point, partition) -> {
+          EmitLog log = StreamingScenarios.runningLog;
+          if (log != null && log.emissions() < ROWS * 8 / 10 && commitCrashes.add(point)) {
+            throw new IllegalStateException("Injected commit crash " + point + " in " + partition);
+          }
+        });
     try {
       FailureOutcome outcome =
           StreamingScenarios.runWithFailures(
@@ -67,7 +87,8 @@ class PartitionCommitUnderFailuresTest {
               seed,
               Duration.ofSeconds(150));
 
-      assertTrue(outcome.plan.injected().size() >= 5, "failures injected: " + outcome.plan);
+      assertEquals(Set.of(CommitFailpoints.Point.values()), commitCrashes, "a crash at each commit step");
+      outcome.assertFailuresInjectedAndRestarted(commitCrashes.size(), seed);
       assertTrue(outcome.run.finishedByItself, outcome.run.toString());
       ExactlyOnceCheck check = outcome.checks.get(table.name());
       assertEquals(List.of(), check.exactlyOnceProblems(), check + "; seed " + seed);

@@ -111,7 +111,7 @@ class RollAtCommitExactlyOnceTest {
         assertTrue(crashed.contains(table + " " + point), "crash injected at " + table + " " + point + ": " + crashed);
       }
     }
-    assertTrue(outcome.plan.injected().size() >= 2, "failures injected: " + outcome.plan);
+    outcome.assertFailuresInjectedAndRestarted(crashed.size(), seed);
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     outcome.assertEveryRowOnce(ROWS, seed);
   }

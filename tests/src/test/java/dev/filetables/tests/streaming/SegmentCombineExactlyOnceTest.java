@@ -108,6 +108,7 @@ class SegmentCombineExactlyOnceTest {
       }
     }
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
+    outcome.assertFailuresInjectedAndRestarted(crashed.size(), seed);
     outcome.assertEveryRowOnce(ROWS, seed);
   }
 }

@@ -1,6 +1,7 @@
 package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.bench.EmitLog;
@@ -133,14 +134,16 @@ final class StreamingScenarios {
     final boolean finishedByItself;
     final JobStatus status;
     final long completedCheckpoints;
+    /** Task restarts of the job (failovers; -1 when not known). */
+    final int restarts;
     /**
      * Per table written by {@link FileTableIO}, what finishing the write after a job that finished
      * by itself did ({@link FileTableIO#finishWrite}, as the CLI does); empty otherwise.
      */
     final Map<String, PublishedLeftovers> leftovers;
 
-    RunResult(JobID job, boolean finishedByItself, JobStatus status, long completedCheckpoints) {
-      this(job, finishedByItself, status, completedCheckpoints, Map.of());
+    RunResult(JobID job, boolean finishedByItself, JobStatus status, long completedCheckpoints, int restarts) {
+      this(job, finishedByItself, status, completedCheckpoints, restarts, Map.of());
     }
 
     RunResult(
@@ -148,7 +151,9 @@ final class StreamingScenarios {
         boolean finishedByItself,
         JobStatus status,
         long completedCheckpoints,
+        int restarts,
         Map<String, PublishedLeftovers> leftovers) {
+      this.restarts = restarts;
       this.job = job;
       this.finishedByItself = finishedByItself;
       this.status = status;
@@ -164,7 +169,7 @@ final class StreamingScenarios {
     @Override
     public String toString() {
       return "job " + job + " " + status + (finishedByItself ? " (finished by itself)" : " (cancelled by the harness once complete)")
-          + ", " + completedCheckpoints + " completed checkpoints"
+          + ", " + completedCheckpoints + " completed checkpoints, " + restarts + " restart(s)"
           + (leftWorkForThePostJobPublish() ? "; post-job publish: " + leftovers.values() : "");
     }
   }
@@ -243,7 +248,7 @@ final class StreamingScenarios {
               "Job " + job + " ended " + status
                   + result.getSerializedThrowable().map(t -> ": " + t.getFullStringifiedStackTrace()).orElse(""));
         }
-        return new RunResult(job, true, status, checkpoints, finishWrites(sinks));
+        return new RunResult(job, true, status, checkpoints, cluster.restarts(job), finishWrites(sinks));
       }
       List<Long> counts = new ArrayList<>();
       boolean done = true;
@@ -264,8 +269,9 @@ final class StreamingScenarios {
       } else if (System.nanoTime() - completeSince >= settle.toNanos()) {
         long checkpoints = cluster.completedCheckpoints(job);
         LOG.info("All tables complete for {}; job still {}: cancelling it", settle, status);
+        int restarts = cluster.restarts(job);
         cluster.cancel(job);
-        return new RunResult(job, false, cluster.status(job), checkpoints);
+        return new RunResult(job, false, cluster.status(job), checkpoints, restarts);
       }
       Thread.sleep(1000);
     }
@@ -442,6 +448,21 @@ final class StreamingScenarios {
       this.run = run;
       this.checks = checks;
       this.emitted = emitted;
+    }
+
+    /**
+     * Every planned failure was injected, exactly once each, and the job restarted for them (at
+     * least once, at most once per failure: two failures in one failover restart once).
+     */
+    void assertFailuresInjectedAndRestarted(int extraFailures, long seed) {
+      String context = plan + ", " + run + "; seed " + seed;
+      assertEquals(plan.planned(), plan.injected(), "every planned failure injected once: " + context);
+      int failures = plan.planned().size() + extraFailures;
+      if (failures > 0) {
+        assertTrue(run.restarts >= 1 && run.restarts <= failures, "restarts for " + failures + " failure(s): " + context);
+      } else {
+        assertEquals(0, run.restarts, "no failure, no restart: " + context);
+      }
     }
 
     /** Every table shows each of the {@code rows} input rows exactly once, in well-named files. */

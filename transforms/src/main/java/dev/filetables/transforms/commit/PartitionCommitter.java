@@ -190,6 +190,7 @@ final class PartitionCommitter {
       throws Exception {
     PartitionCommitContext context =
         context(partitionPath, newFiles, announced, commitNumber, watermark, reason);
+    CommitFailpoints.reached(CommitFailpoints.Point.BEFORE_POLICIES, partitionPath);
     for (PartitionCommitPolicy policy : policies) {
       try {
         policy.commit(context);
@@ -200,6 +201,7 @@ final class PartitionCommitter {
             e);
       }
     }
+    CommitFailpoints.reached(CommitFailpoints.Point.AFTER_POLICIES, partitionPath);
     return context;
   }
 

@@ -10,6 +10,11 @@ public final class CompactionFailpoints {
 
   /** The steps of one compaction after which a failure is interesting. */
   public enum Point {
+    /**
+     * Uncompacted publish: the file is visible under its final name (the argument); its segment
+     * files are not deleted yet and its group is still in the publish step's state.
+     */
+    AFTER_RENAME,
     /** The merged file is written, still hidden. */
     AFTER_MERGE,
     /** The merged file is visible; its inputs still exist (hidden). */

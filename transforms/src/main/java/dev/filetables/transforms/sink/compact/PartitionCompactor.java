@@ -214,6 +214,7 @@ final class PartitionCompactor {
   private static WrittenFile rename(WrittenFile only) throws IOException {
     Path hidden = Path.of(only.path());
     Path visible = FileOps.publish(hidden);
+    CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_RENAME, visible.toString());
     deleteDerived(hidden);
     return only.withPath(visible.toString());
   }
