@@ -8,6 +8,7 @@ import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.LocalFlinkCluster;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.OrdersSource;
+import dev.filetables.pipelines.RunnerPresets;
 import dev.filetables.pipelines.bench.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.PublishedLeftovers;
@@ -17,11 +18,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -176,27 +180,87 @@ final class StreamingScenarios {
 
   private StreamingScenarios() {}
 
+  /**
+   * The options of the embedded-Flink preset exactly as shipped ({@code runner-configs/flink-local.args}),
+   * without runner and master: the failure suites run what users run.
+   */
+  static List<String> shippedPreset() {
+    return RunnerPresets.standard().find(PRESET).orElseThrow(() -> new AssertionError("preset " + PRESET + " not found"))
+        .stream()
+        .filter(arg -> !arg.startsWith("--runner=") && !arg.startsWith("--flinkMaster="))
+        .collect(java.util.stream.Collectors.toList());
+  }
+
+  static final String PRESET = "flink-local";
+
+  /**
+   * Options that change the sink's protocol, whose other setting a suite may run on purpose (and
+   * says so); every other preset option must be as shipped.
+   */
+  static final Set<String> PROTOCOL_SWITCHES = Set.of("finishBundleBeforeCheckpointing");
+
   static FlinkPipelineOptions options(LocalFlinkCluster cluster, String jobName) {
-    FlinkPipelineOptions options = cluster.options(jobName + "-" + UUID.randomUUID());
+    FlinkPipelineOptions options =
+        PipelineOptionsFactory.fromArgs(shippedPreset().toArray(new String[0])).as(FlinkPipelineOptions.class);
+    cluster.configure(options, jobName + "-" + UUID.randomUUID());
     options.setParallelism(PARALLELISM);
     options.setCheckpointingInterval(CHECKPOINT_INTERVAL_MILLIS);
     options.setCheckpointingMode("EXACTLY_ONCE");
     // fixed-delay restarts: more than any test injects
     options.setNumberOfExecutionRetries(30);
     options.setExecutionRetryDelay(200L);
-    // For the stand-in sinks (StandInSinks; FileTableIO's sink has no such step since it publishes
-    // from keyed state): the Flink runner cannot finish a job with @RequiresStableInput: at end of input the
-    // elements still buffered for the next checkpoint keep a watermark hold and DoFnOperator#finish
-    // throws ("There are still watermark holds left"), which restarts the job until it fails. With
-    // it, finish() processes the buffer (stable-input DoFns must then be idempotent for that last
-    // stretch: a failure before the final checkpoint replays it).
-    options.setEnableStableInputDrain(true);
-    // as the flink-local preset: bundles end before the barrier (the sink then closes its segments in
-    // @FinishBundle right before the snapshot, and batches rows for its shuffle);
+    // the other setting of a protocol switch, on request:
     // -Dfiletables.finishBundleBeforeCheckpointing=false tests the unbatched path
-    options.setFinishBundleBeforeCheckpointing(
-        Boolean.parseBoolean(System.getProperty(FINISH_BUNDLE_PROPERTY, "true")));
+    String finishBundle = System.getProperty(FINISH_BUNDLE_PROPERTY);
+    if (finishBundle != null) {
+      options.setFinishBundleBeforeCheckpointing(Boolean.parseBoolean(finishBundle));
+    }
     return options;
+  }
+
+  /**
+   * Preset options whose value in {@code options} is not the shipped one, as {@code key: shipped ->
+   * used}; protocol switches are left out when {@code allowSwitches}.
+   */
+  static List<String> driftFromPreset(PipelineOptions options, boolean allowSwitches) {
+    List<String> drift = new ArrayList<>();
+    FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
+    for (String arg : shippedPreset()) {
+      int eq = arg.indexOf('=');
+      String key = arg.substring(2, eq);
+      String shipped = arg.substring(eq + 1);
+      if (allowSwitches && PROTOCOL_SWITCHES.contains(key)) {
+        continue;
+      }
+      String used = String.valueOf(optionValue(flink, key));
+      if (!used.equals(shipped)) {
+        drift.add(key + ": " + shipped + " -> " + used);
+      }
+    }
+    return drift;
+  }
+
+  private static Object optionValue(FlinkPipelineOptions options, String key) {
+    String name = Character.toUpperCase(key.charAt(0)) + key.substring(1);
+    for (String prefix : List.of("get", "is")) {
+      try {
+        return FlinkPipelineOptions.class.getMethod(prefix + name).invoke(options);
+      } catch (NoSuchMethodException e) {
+        // try the next prefix
+      } catch (ReflectiveOperationException e) {
+        throw new AssertionError("cannot read option " + key, e);
+      }
+    }
+    throw new AssertionError("the preset sets an option the Flink runner does not know: " + key);
+  }
+
+  /** Fails when a suite's options drifted from the shipped preset (beyond a protocol switch). */
+  static void assertShippedPreset(PipelineOptions options) {
+    List<String> drift = driftFromPreset(options, true);
+    if (!drift.isEmpty()) {
+      throw new AssertionError(
+          "The failure suite's options drifted from runner-configs/" + PRESET + ".args: " + drift);
+    }
   }
 
   /** System property: run the scenarios' jobs with {@code --finishBundleBeforeCheckpointing=true}. */
@@ -207,6 +271,14 @@ final class StreamingScenarios {
       OrdersSource source,
       FailureInjector.Plan plan,
       List<SinkUnderTest> sinks) {
+    if (sinks.stream().anyMatch(sink -> !(sink.sink.apply(sink.table) instanceof FileTableIO.Write))) {
+      // Only for the stand-in sinks (StandInSinks; FileTableIO's sink has no such step): the Flink
+      // runner cannot finish a job with @RequiresStableInput at the end of the input without it (the
+      // elements still buffered for the next checkpoint keep a watermark hold and
+      // DoFnOperator#finish throws). The shipped preset does not set it.
+      options.as(FlinkPipelineOptions.class).setEnableStableInputDrain(true);
+    }
+    assertShippedPreset(options);
     Pipeline pipeline = Pipeline.create(options);
     PCollection<Row> rows =
         pipeline
