@@ -112,8 +112,12 @@ class DirtyDataReadTest {
 
   /** Rows read and the pipeline result (for metrics). */
   record Read(List<Row> rows, PipelineResult result) {
+    /** The ids read; fails if any row was read twice (rows compare as a multiset, not a set). */
     Set<Long> ids() {
-      return rows.stream().map(r -> r.getInt64("id")).collect(Collectors.toCollection(TreeSet::new));
+      List<Long> all = rows.stream().map(r -> r.getInt64("id")).collect(Collectors.toList());
+      Set<Long> ids = new TreeSet<>(all);
+      assertEquals(ids.size(), all.size(), "a row read more than once: " + all);
+      return ids;
     }
 
     long counter(String name) {

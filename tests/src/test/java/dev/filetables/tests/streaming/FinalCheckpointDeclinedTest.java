@@ -77,7 +77,6 @@ class FinalCheckpointDeclinedTest {
   private static final double ROWS_PER_SECOND = 2_000;
   private static final Orders ORDERS = Orders.withPartitions(4);
   private static final long CHECKPOINT_TIMEOUT_MILLIS = 1_500;
-  private static final long STALL_MILLIS = 4_000;
 
   /** When the sink prepared its last files (millis), 0 before. */
   private static final AtomicLong PREPARED_AT = new AtomicLong();
@@ -99,10 +98,18 @@ class FinalCheckpointDeclinedTest {
   }
 
   /**
-   * Stalls its task once, at the first bundle end after the sink prepared its last files, for
-   * longer than the checkpoint timeout: the checkpoints in flight then expire.
+   * Stalls its task once: at its first bundle end after half of the rows were emitted (bundles end
+   * at checkpoints, so this is inside a checkpoint), until the sink has prepared its last files and
+   * 3 s more (60 s at most). Every checkpoint in that time expires, whether it was triggered before
+   * or after the sink prepared, so the one carrying the sink's callback cannot complete.
    */
-  static final class StallsOnce extends DoFn<Long, Long> {
+  static final class StallsWhileTheInputEnds extends DoFn<Long, Long> {
+    private final String emitLogId;
+
+    StallsWhileTheInputEnds(String emitLogId) {
+      this.emitLogId = emitLogId;
+    }
+
     @ProcessElement
     public void process(@Element Long n, OutputReceiver<Long> out) {
       out.output(n);
@@ -110,10 +117,19 @@ class FinalCheckpointDeclinedTest {
 
     @FinishBundle
     public void finishBundle() throws InterruptedException {
-      if (PREPARED_AT.get() > 0 && STALLED.compareAndSet(false, true)) {
-        Thread.sleep(STALL_MILLIS);
-        STALLED_UNTIL.set(System.currentTimeMillis());
+      EmitLog log = EmitLog.get(emitLogId);
+      if (log == null || log.emissions() < ROWS / 2 || !STALLED.compareAndSet(false, true)) {
+        return;
       }
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (System.currentTimeMillis() < deadline) {
+        long prepared = PREPARED_AT.get();
+        if (prepared > 0 && System.currentTimeMillis() > prepared + 3_000) {
+          break;
+        }
+        Thread.sleep(50);
+      }
+      STALLED_UNTIL.set(System.currentTimeMillis());
     }
   }
 
@@ -240,9 +256,16 @@ class FinalCheckpointDeclinedTest {
       OrdersSource source =
           OrdersSource.of(ORDERS).withTotalRows(ROWS).withRowsPerSecond(ROWS_PER_SECOND).withEmitLog(logId);
       Pipeline pipeline = StreamingScenarios.pipeline(flink, source, none, List.of(sink));
-      pipeline.apply("Ticks", Read.from(new TicksUntilStalled())).apply("StallsOnce", ParDo.of(new StallsOnce()));
+      pipeline
+          .apply("Ticks", Read.from(new TicksUntilStalled()))
+          .apply("StallsWhileTheInputEnds", ParDo.of(new StallsWhileTheInputEnds(logId)));
       JobID job = cluster.submit(pipeline);
-      run = StreamingScenarios.awaitCompletion(cluster, job, log, List.of(sink), ROWS, Duration.ofSeconds(3), Duration.ofSeconds(120));
+      LiveReader live = LiveReader.start(List.of(table), ORDERS, ROWS);
+      try {
+        run = StreamingScenarios.awaitCompletion(cluster, job, log, List.of(sink), ROWS, Duration.ofSeconds(3), Duration.ofSeconds(150));
+      } finally {
+        StreamingScenarios.stopLiveReader(live, List.of(sink), "declined final checkpoint");
+      }
       LOG.info("{}; prepared {} time(s), published in the job {} time(s)", run, prepared.get(), publishedInJob.get());
     } finally {
       EmitLog.remove(logId);

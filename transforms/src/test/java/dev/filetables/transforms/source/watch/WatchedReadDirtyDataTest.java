@@ -130,8 +130,12 @@ class WatchedReadDirtyDataTest {
     return total;
   }
 
+  /** The ids read; fails if any row was read twice (rows compare as a multiset, not a set). */
   private static Set<Long> ids(List<Row> rows) {
-    return rows.stream().map(r -> r.getInt64("id")).collect(Collectors.toCollection(TreeSet::new));
+    List<Long> all = rows.stream().map(r -> r.getInt64("id")).collect(Collectors.toList());
+    Set<Long> ids = new TreeSet<>(all);
+    assertEquals(ids.size(), all.size(), "a row read more than once: " + all);
+    return ids;
   }
 
   private static Set<Long> union(Set<Long> a, long... more) {
