@@ -18,7 +18,12 @@ import org.apache.beam.sdk.coders.VarLongCoder;
  * RollingWriterFn}). Consecutive segments may have been combined into one file while the file was
  * open ({@link SegmentCombiner}): {@link #segmentFiles} says which files hold them now.
  *
- * <p>Mutable; the DoFn reads it, changes it and writes it back within one element or timer.
+ * <p>Mutable; the DoFn reads it, changes it and writes it back within one element or timer. Never
+ * change the instance that state returned ({@link #copyOf}): with {@code --fasterCopy} (the shipped
+ * presets) Beam's state serializer does not copy, so the heap state backend hands out the very
+ * object an asynchronous snapshot may still be writing, and a change made after the checkpoint
+ * barrier ends up in that checkpoint (a restore then named segment files the writer had already
+ * combined and deleted).
  */
 final class OpenFile {
   /** Relative partition directory. */
@@ -114,6 +119,15 @@ final class OpenFile {
   }
 
   /** Coder for the state; a leading version byte leaves room for changes of the layout. */
+  /** A copy to change, of a value read from state (see the class comment). */
+  static OpenFile copyOf(OpenFile file) {
+    try {
+      return org.apache.beam.sdk.util.CoderUtils.clone(Coder.of(), file);
+    } catch (CoderException e) {
+      throw new IllegalStateException("cannot copy the open file state " + file.name, e);
+    }
+  }
+
   static final class Coder extends AtomicCoder<OpenFile> {
     private static final long serialVersionUID = 1L;
     private static final Coder INSTANCE = new Coder();

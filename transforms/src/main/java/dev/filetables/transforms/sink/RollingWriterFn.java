@@ -354,8 +354,9 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     WriterKey key = element.getKey();
     RowBatch batch = element.getValue();
     OpenSegment open = openSegments.get(key);
-    // within a bundle the open segment's file is the state's (written back after every batch)
-    OpenFile file = open != null ? open.file : fileState.read();
+    // within a bundle the open segment's file is the state's (written back after every batch); a
+    // file read from state is copied before it changes (OpenFile: a checkpoint may still be writing it)
+    OpenFile file = open != null ? open.file : copyOfState(fileState);
     if (file != null && closedAtEarlierBundleEnd(key, file)) {
       settleClosed(file, check, end, forget, fileState);
       file = null;
@@ -582,6 +583,12 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     TimerHolds.releaseProcessingTime(check);
     TimerHolds.releaseEventTime(end, new Instant(file.maxTimestamp));
     forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
+  }
+
+  private static @org.checkerframework.checker.nullness.qual.Nullable OpenFile copyOfState(
+      ValueState<OpenFile> fileState) {
+    OpenFile file = fileState.read();
+    return file == null ? null : OpenFile.copyOf(file);
   }
 
   /** Sets both timers with the file's minimum timestamp as their output timestamp (the hold). */
