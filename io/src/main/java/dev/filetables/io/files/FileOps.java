@@ -115,18 +115,26 @@ public final class FileOps {
     if (uuidPrefix == null || uuidPrefix.isEmpty()) {
       throw new IllegalArgumentException("listHidden needs a non-empty uuid prefix: it finds files to delete");
     }
+    String marker = "part-" + uuidPrefix;
+    return listFiles(root, name -> PartFileName.isInProgress(name) && name.contains(marker));
+  }
+
+  /**
+   * The regular files under {@code root} whose name matches, at any depth, sorted. Symbolic links
+   * are not followed; entries that cannot be read are logged and skipped. A missing root gives an
+   * empty list.
+   */
+  public static List<Path> listFiles(Path root, java.util.function.Predicate<String> name) throws IOException {
     if (!Files.isDirectory(root)) {
       return List.of();
     }
-    String marker = "part-" + uuidPrefix;
     List<Path> found = new ArrayList<>();
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<Path>() {
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            String name = file.getFileName().toString();
-            if (attrs.isRegularFile() && PartFileName.isInProgress(name) && name.contains(marker)) {
+            if (attrs.isRegularFile() && name.test(file.getFileName().toString())) {
               found.add(file);
             }
             return FileVisitResult.CONTINUE;
@@ -134,7 +142,7 @@ public final class FileOps {
 
           @Override
           public FileVisitResult visitFileFailed(Path file, IOException e) {
-            LOG.warn("Skipping {} while looking for in-progress files: {}", file, e.toString());
+            LOG.warn("Skipping {} while listing {}: {}", file, root, e.toString());
             return FileVisitResult.CONTINUE;
           }
         });

@@ -441,31 +441,7 @@ public final class EndOfInputIntents {
    */
   public static List<Path> hiddenFilesOf(TableSpec table, @Nullable String writeUuid) throws IOException {
     Path root = table.options().rootPath().toAbsolutePath().normalize();
-    List<Path> found = new ArrayList<>();
-    if (!Files.isDirectory(root)) {
-      return found;
-    }
-    Files.walkFileTree(
-        root,
-        new SimpleFileVisitor<Path>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            String name = file.getFileName().toString();
-            if (isHiddenOfWrite(name, writeUuid)) {
-              found.add(file);
-            }
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFileFailed(Path file, IOException e) {
-            // a file that cannot be looked at may be one of them: say so rather than miss it
-            found.add(file);
-            return FileVisitResult.CONTINUE;
-          }
-        });
-    Collections.sort(found);
-    return found;
+    return FileOps.listFiles(root, name -> isHiddenOfWrite(name, writeUuid));
   }
 
   private static boolean isHiddenOfWrite(String name, @Nullable String writeUuid) {
