@@ -73,7 +73,7 @@ final class CommitTables {
   }
 
   /** {@link FileTableIO#write}, its published files also going to a {@link WatermarkRaceWitness}. */
-  private static final class WriteAndWatch extends PTransform<PCollection<Row>, PDone> {
+  static final class WriteAndWatch extends PTransform<PCollection<Row>, PDone> {
     private static final long serialVersionUID = 1L;
     private final TableSpec table;
     private final WatermarkRaceWitness witness;

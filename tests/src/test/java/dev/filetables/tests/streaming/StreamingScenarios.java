@@ -358,7 +358,8 @@ final class StreamingScenarios {
   static Map<String, PublishedLeftovers> finishWrites(List<SinkUnderTest> sinks) throws Exception {
     Map<String, PublishedLeftovers> done = new LinkedHashMap<>();
     for (SinkUnderTest sink : sinks) {
-      if (sink.sink.apply(sink.table) instanceof FileTableIO.Write) {
+      PTransform<?, ?> transform = sink.sink.apply(sink.table);
+      if (transform instanceof FileTableIO.Write || transform instanceof CommitTables.WriteAndWatch) {
         PublishedLeftovers result = FileTableIO.finishWrite(sink.table, null);
         if (!result.isEmpty()) {
           LOG.warn("The job's final checkpoint left work for the post-job publish: {}", result);
