@@ -85,7 +85,7 @@ final class CommitTables {
 
     @Override
     public PDone expand(PCollection<Row> rows) {
-      PCollection<WrittenFile> published = rows.apply("Write", FileTableIO.write(table));
+      PCollection<WrittenFile> published = rows.apply("Write", StreamingTables.write(table));
       if (witness != null) {
         published.apply("WatchWatermark", witness);
       }

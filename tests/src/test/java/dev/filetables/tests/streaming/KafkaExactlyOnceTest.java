@@ -12,7 +12,6 @@ import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.TableContents;
 import dev.filetables.pipelines.kafka.LocalKafkaBroker;
 import dev.filetables.pipelines.kafka.RowProducer;
-import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.kafka.KafkaTableSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,7 +165,7 @@ class KafkaExactlyOnceTest {
         .apply("ReadOrders", KafkaTableSource.of(source))
         .apply("InjectFailures", ParDo.of(new FailureInjector(plan)))
         .setRowSchema(source.schema())
-        .apply("Write " + table.name(), FileTableIO.write(table));
+        .apply("Write " + table.name(), StreamingTables.write(table));
     return pipeline;
   }
 

@@ -2,14 +2,17 @@ package dev.filetables.tests.streaming;
 
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.table.TableOptions;
+import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.TableContents;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.FileTableIO;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /** The FileTables streaming sinks under test: orders tables written with {@link FileTableIO#write}. */
 final class StreamingTables {
@@ -44,7 +47,23 @@ final class StreamingTables {
   static SinkUnderTest fileTable(Path dir, String name, String format, Map<String, String> options) {
     return new SinkUnderTest(
         Orders.table(name, StreamingScenarios.tablePath(dir, name).toString(), format, options),
-        FileTableIO::write);
+        StreamingTables::write);
+  }
+
+  /**
+   * {@link FileTableIO#write} under the table's {@link #writeUuid}: a job restored from a savepoint
+   * or retained checkpoint of an earlier one keeps the write's id, as the docs tell users to
+   * ({@code withWriteUuid}), so it recognises (and cleans) the earlier job's hidden files.
+   */
+  static FileTableIO.Write write(TableSpec table) {
+    return FileTableIO.write(table).withWriteUuid(writeUuid(table));
+  }
+
+  /** One write id per table (its root path): the same for every job built for it. */
+  static String writeUuid(TableSpec table) {
+    return UUID.nameUUIDFromBytes(
+            table.options().rootPath().toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8))
+        .toString();
   }
 
   /** Visible files whose name is not a published part file name ({@code part-<uuid>-<writer>-<n><ext>}). */
