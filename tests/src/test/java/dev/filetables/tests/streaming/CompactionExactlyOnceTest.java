@@ -53,36 +53,22 @@ class CompactionExactlyOnceTest {
   }
 
   private static SinkUnderTest compacted(Path dir, String name, String format) {
-    return StreamingTables.fileTable(dir, name, format, compactionOptions(Map.of()));
-  }
-
-  private static Map<String, String> compactionOptions(Map<String, String> more) {
-    Map<String, String> options = new java.util.HashMap<>(more);
-    options.putAll(
-        Map.of(
-            TableOptions.ROLLING_ROLLOVER_INTERVAL, "1 s",
-            TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 s",
-            TableOptions.ROLLING_CHECK_INTERVAL, "500 ms",
-            TableOptions.AUTO_COMPACTION, "true",
-            TableOptions.COMPACTION_FILE_SIZE, "256kb",
-            TableOptions.COMPACTION_MAX_DELAY, "2 s"));
-    return options;
+    return StreamingTables.compacted(dir, name, format, Map.of());
   }
 
   /** A compacted table whose partitions are committed (success file with manifest) after partition time. */
   private static SinkUnderTest compactedAndCommitted(Path dir, String name, String format) {
     SinkUnderTest sink =
-        StreamingTables.fileTable(
+        StreamingTables.compacted(
             dir,
             name,
             format,
-            compactionOptions(
                 Map.of(
                     TableOptions.COMMIT_TRIGGER, "partition-time",
                     TableOptions.COMMIT_DELAY, "1 h",
                     TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
                     TableOptions.COMMIT_POLICY_KIND, "success-file",
-                    TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true")));
+                    TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true"));
     return sink.doneWhen(t -> CommitTables.committedPartitions(t).size() == ORDERS.partitions());
   }
 

@@ -20,9 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The independent reader can fail: on a table FileTables wrote (Direct runner, every format), it
- * reads exactly the rows written, and it reports a doubled file, a lost file and an altered row.
- * Hidden files (in-progress names) are not read.
+ * The independent readers can fail: on a table FileTables wrote (Direct runner, every format), each
+ * of them (DuckDB / Avro's reader, and native Flink SQL) reads exactly the rows written, and it
+ * reports a doubled file, a lost file and an altered row. Hidden files (in-progress names) are not
+ * read.
  */
 class IndependentReaderTest {
   private static final Orders ORDERS = Orders.withPartitions(3);
@@ -53,26 +54,42 @@ class IndependentReaderTest {
     ExactlyOnceCheck clean = ExactlyOnceCheck.of(table, ORDERS, ROWS);
     assertEquals(List.of(), clean.exactlyOnceProblems(), clean.toString());
 
+    for (Reader reader : List.<Reader>of(IndependentReader::rows, NativeFlinkReader::rows)) {
+      seesEveryKindOfDamage(table, files.get(0), reader);
+    }
+  }
+
+  /** A reader of whole-row keys with their counts. */
+  private interface Reader {
+    Map<String, Integer> rows(TableSpec table) throws Exception;
+  }
+
+  private static void seesEveryKindOfDamage(TableSpec table, Path first, Reader reader) throws Exception {
+    Map<String, Integer> expected = IndependentReader.expected(ORDERS, ROWS);
+    IndependentReader.Verdict clean = IndependentReader.compare(expected, reader.rows(table));
+    assertEquals(0, clean.missing + clean.extra, "the table as written: " + clean.missingExamples + clean.extraExamples);
+
     // a hidden copy is not read; a visible copy doubles rows
-    Path first = files.get(0);
-    Files.copy(first, first.resolveSibling("." + first.getFileName() + ".inprogress"));
-    assertEquals(0, IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS), IndependentReader.rows(table)).extra);
+    Path hidden = first.resolveSibling("." + first.getFileName() + ".inprogress");
+    Files.copy(first, hidden);
+    assertEquals(0, IndependentReader.compare(expected, reader.rows(table)).extra);
+    Files.delete(hidden);
     Path copy = first.resolveSibling("copy-" + first.getFileName());
     Files.copy(first, copy);
-    IndependentReader.Verdict doubled = IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS), IndependentReader.rows(table));
+    IndependentReader.Verdict doubled = IndependentReader.compare(expected, reader.rows(table));
     assertTrue(doubled.extra > 0 && doubled.missing == 0, "doubled file not seen: " + doubled.extraExamples);
     Files.delete(copy);
 
     // a lost file
     byte[] kept = Files.readAllBytes(first);
     Files.delete(first);
-    IndependentReader.Verdict lost = IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS), IndependentReader.rows(table));
+    IndependentReader.Verdict lost = IndependentReader.compare(expected, reader.rows(table));
     assertTrue(lost.missing > 0 && lost.extra == 0, "lost file not seen");
     Files.write(first, kept);
 
     // an altered row: one row too few of the expected ones, one unexpected
     IndependentReader.Verdict altered =
-        IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS - 1), IndependentReader.rows(table));
+        IndependentReader.compare(IndependentReader.expected(ORDERS, ROWS - 1), reader.rows(table));
     assertEquals(1, altered.extra, "the row beyond the expected ones is extra");
   }
 }

@@ -10,6 +10,7 @@ import dev.filetables.transforms.FileTableIO;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -42,6 +43,24 @@ final class StreamingTables {
                 TableOptions.ROLLING_ROLLOVER_INTERVAL, "1 s",
                 TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 s",
                 TableOptions.ROLLING_CHECK_INTERVAL, "500 ms")));
+  }
+
+  /** A table compacted as it is written: ~1 s files merged into 256 kb ones within 2 s. */
+  static SinkUnderTest compacted(Path dir, String name, String format, Map<String, String> more) {
+    return fileTable(dir, name, format, compactionOptions(more));
+  }
+
+  static Map<String, String> compactionOptions(Map<String, String> more) {
+    Map<String, String> options = new HashMap<>(more);
+    options.putAll(
+        Map.of(
+            TableOptions.ROLLING_ROLLOVER_INTERVAL, "1 s",
+            TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 s",
+            TableOptions.ROLLING_CHECK_INTERVAL, "500 ms",
+            TableOptions.AUTO_COMPACTION, "true",
+            TableOptions.COMPACTION_FILE_SIZE, "256kb",
+            TableOptions.COMPACTION_MAX_DELAY, "2 s"));
+    return options;
   }
 
   static SinkUnderTest fileTable(Path dir, String name, String format, Map<String, String> options) {
