@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,10 +94,10 @@ class CompactionExactlyOnceTest {
   }
 
   @Test
-  void everyRowIsVisibleOnceDespiteTaskFailures() throws Exception {
+  void everyRowIsVisibleOnceDespiteTaskFailures(TestInfo test) throws Exception {
     List<SinkUnderTest> sinks =
         List.of(compacted(dir, "orders_json", "json"), compacted(dir, "orders_parquet", "parquet"));
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
+    long seed = FailureSeeds.seed(test);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 4, seed, Duration.ofSeconds(240));
@@ -115,7 +116,7 @@ class CompactionExactlyOnceTest {
   }
 
   @Test
-  void everyRowIsVisibleOnceDespiteCrashesAtEachCompactionStep() throws Exception {
+  void everyRowIsVisibleOnceDespiteCrashesAtEachCompactionStep(TestInfo test) throws Exception {
     List<SinkUnderTest> sinks =
         List.of(
             compactedAndCommitted(dir, "orders_json", "json"),
@@ -137,7 +138,7 @@ class CompactionExactlyOnceTest {
             throw new IllegalStateException("Injected compaction crash: " + key + " (" + mergedFile + ")");
           }
         });
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
+    long seed = FailureSeeds.seed(test);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 2, seed, Duration.ofSeconds(240));

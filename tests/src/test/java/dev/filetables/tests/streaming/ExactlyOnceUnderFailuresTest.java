@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,9 +72,17 @@ class ExactlyOnceUnderFailuresTest {
   }
 
   @Test
-  void visibleRowsAreExactlyTheInputDespiteInjectedFailures() throws Exception {
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
-    LOG.info("Failure seed {} (rerun with -Dfiletables.failure.seed={})", seed, seed);
+  void visibleRowsAreExactlyTheInputDespiteInjectedFailures(TestInfo test) throws Exception {
+    visibleRowsAreExactlyTheInput(FailureSeeds.seed(test));
+  }
+
+  /** CI's one new failure plan per run: its seed is in the failure message, to replay it. */
+  @Test
+  void visibleRowsAreExactlyTheInputDespiteARandomPlanOfFailures(TestInfo test) throws Exception {
+    visibleRowsAreExactlyTheInput(FailureSeeds.random(test));
+  }
+
+  private void visibleRowsAreExactlyTheInput(long seed) throws Exception {
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,

@@ -7,6 +7,7 @@ import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,9 +33,8 @@ class ExactlyOnceWithBundlesEndingInSnapshotsTest {
   @TempDir Path dir;
 
   @Test
-  void visibleRowsAreExactlyTheInputDespiteInjectedFailures() throws Exception {
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
-    LOG.info("Failure seed {} (rerun with -Dfiletables.failure.seed={})", seed, seed);
+  void visibleRowsAreExactlyTheInputDespiteInjectedFailures(TestInfo test) throws Exception {
+    long seed = FailureSeeds.seed(test);
     String before = System.getProperty(StreamingScenarios.FINISH_BUNDLE_PROPERTY);
     System.setProperty(StreamingScenarios.FINISH_BUNDLE_PROPERTY, "false");
     FailureOutcome outcome;

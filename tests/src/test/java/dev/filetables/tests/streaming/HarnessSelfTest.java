@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,7 +40,7 @@ class HarnessSelfTest {
   }
 
   @Test
-  void passesAnExactlyOnceSinkAndCatchesAnAtLeastOnceSinkUnderFailures() throws Exception {
+  void passesAnExactlyOnceSinkAndCatchesAnAtLeastOnceSinkUnderFailures(TestInfo test) throws Exception {
     long rows = 3000;
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
@@ -49,7 +50,7 @@ class HarnessSelfTest {
             rows,
             500,
             5,
-            seed(),
+            FailureSeeds.seed(test),
             Duration.ofSeconds(90));
 
     assertEquals(5, outcome.plan.injected().size(), outcome.plan.toString());
@@ -102,9 +103,5 @@ class HarnessSelfTest {
     // rows after the retained checkpoint were emitted twice; the naive sink shows them twice
     assertTrue(outcome.emittedInTotal > rows, "replayed rows: " + outcome.emittedInTotal);
     assertTrue(outcome.afterRestore.get("naive").duplicateRows > 0, outcome.afterRestore.get("naive").toString());
-  }
-
-  private static long seed() {
-    return Long.getLong("filetables.failure.seed", System.nanoTime());
   }
 }

@@ -124,6 +124,28 @@ final class IndependentReader implements AutoCloseable {
     return rows;
   }
 
+  /** Rows of a DuckDB query as whole-row keys: every column as text, joined by {@code |}. */
+  List<String> query(String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Statement statement = duckdb.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      int columns = result.getMetaData().getColumnCount();
+      while (result.next()) {
+        List<String> values = new ArrayList<>(columns);
+        for (int c = 1; c <= columns; c++) {
+          values.add(result.getString(c));
+        }
+        rows.add(String.join("|", values));
+      }
+    }
+    return rows;
+  }
+
+  /** A path as a DuckDB string literal. */
+  static String literal(Path file) {
+    return "'" + file.toString().replace("'", "''") + "'";
+  }
+
   private static List<String> avroRows(Path root, Path file) throws IOException {
     Map<String, String> partition = hivePartition(root.relativize(file.getParent()));
     List<String> rows = new ArrayList<>();

@@ -51,10 +51,7 @@ final class LiveReader implements AutoCloseable {
   private int observations;
   private int observationsWithRows;
 
-  private LiveReader(List<TableSpec> tables, Orders orders, long totalRows, Duration interval) {
-    for (TableSpec table : tables) {
-      this.tables.add(new Watched(table, orders, totalRows));
-    }
+  private LiveReader(Duration interval) {
     this.interval = interval;
     this.thread = new Thread(this::run, "live-reader");
     this.thread.setDaemon(true);
@@ -62,9 +59,43 @@ final class LiveReader implements AutoCloseable {
 
   /** Starts watching {@code tables}, whose rows are ids {@code 0 .. totalRows-1} of {@code orders}. */
   static LiveReader start(List<TableSpec> tables, Orders orders, long totalRows) {
-    LiveReader reader = new LiveReader(tables, orders, totalRows, Duration.ofMillis(300));
+    LiveReader reader = new LiveReader(Duration.ofMillis(300));
+    for (TableSpec table : tables) {
+      reader.tables.add(reader.new Watched(table, IndependentReader::rowsOf, expectedPerPartition(table, orders, totalRows)));
+    }
     reader.thread.start();
     return reader;
+  }
+
+  /**
+   * Starts watching one table of any schema, whose visible files {@code rows} reads as whole-row
+   * keys; without partition-time commits (no success file is judged).
+   */
+  static LiveReader start(TableSpec table, FileRows rows) {
+    LiveReader reader = new LiveReader(Duration.ofMillis(300));
+    reader.tables.add(reader.new Watched(table, rows, Map.of()));
+    reader.thread.start();
+    return reader;
+  }
+
+  /** How a watched table's data file reads, as whole-row keys. */
+  interface FileRows {
+    List<String> rowsOf(IndependentReader reader, Path root, Path file, String format) throws Exception;
+  }
+
+  /** Rows each partition has once all is written (what a success file promises), for partition-time commits. */
+  private static Map<String, Long> expectedPerPartition(TableSpec table, Orders orders, long totalRows) {
+    Map<String, Long> expected = new HashMap<>();
+    if (partitionTimeCommit(table)) {
+      for (long id = 0; id < totalRows; id++) {
+        expected.merge(orders.partitionPath(id), 1L, Long::sum);
+      }
+    }
+    return expected;
+  }
+
+  private static boolean partitionTimeCommit(TableSpec table) {
+    return table.options().commitPolicyKinds().size() > 0 && table.options().commitTrigger().equals("partition-time");
   }
 
   private void run() {
@@ -97,6 +128,14 @@ final class LiveReader implements AutoCloseable {
    * Stops watching after one last observation; returns the violations seen per table (no entry for
    * a table that looked right at every moment).
    */
+  /** Stops watching and fails if the reader saw anything wrong, naming {@code context}. */
+  void stopAndAssertNothingWrong(String context) throws InterruptedException {
+    Map<String, List<String>> seen = stop();
+    if (!seen.isEmpty()) {
+      throw new AssertionError("A plain reader saw tables wrong while the job ran (" + context + "): " + seen);
+    }
+  }
+
   Map<String, List<String>> stop() throws InterruptedException {
     stopping = true;
     thread.join(60_000);
@@ -142,26 +181,23 @@ final class LiveReader implements AutoCloseable {
     final TableSpec table;
     final Path root;
     final String format;
+    final FileRows fileRows;
     final boolean partitionTimeCommit;
     final String successFile;
     /** Rows each partition has once all is written: what a success file promises. */
-    final Map<String, Long> expectedPerPartition = new HashMap<>();
+    final Map<String, Long> expectedPerPartition;
     final Map<Path, Seen> files = new LinkedHashMap<>();
     final Map<String, Integer> counts = new HashMap<>();
     final Set<String> committed = new HashSet<>();
 
-    Watched(TableSpec table, Orders orders, long totalRows) {
+    Watched(TableSpec table, FileRows fileRows, Map<String, Long> expectedPerPartition) {
       this.table = table;
       this.root = CommitTables.root(table);
       this.format = table.options().format();
-      this.partitionTimeCommit =
-          table.options().commitPolicyKinds().size() > 0 && table.options().commitTrigger().equals("partition-time");
+      this.fileRows = fileRows;
+      this.partitionTimeCommit = !expectedPerPartition.isEmpty();
       this.successFile = table.options().successFileName();
-      if (partitionTimeCommit) {
-        for (long id = 0; id < totalRows; id++) {
-          expectedPerPartition.merge(orders.partitionPath(id), 1L, Long::sum);
-        }
-      }
+      this.expectedPerPartition = expectedPerPartition;
     }
 
     void observe(IndependentReader reader) throws Exception {
@@ -186,7 +222,7 @@ final class LiveReader implements AutoCloseable {
         }
         List<String> rows;
         try {
-          rows = reader.rowsOf(root, file, format);
+          rows = fileRows.rowsOf(reader, root, file, format);
         } catch (Exception e) {
           if (!Files.exists(file)) {
             now.remove(file);

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +36,7 @@ class NativeFlinkReadsStreamingOutputTest {
   @TempDir Path dir;
 
   @Test
-  void nativeFlinkReadsEveryRowOnceFromRolledAndCompactedFilesInEveryFormat() throws Exception {
+  void nativeFlinkReadsEveryRowOnceFromRolledAndCompactedFilesInEveryFormat(TestInfo test) throws Exception {
     List<SinkUnderTest> sinks = new ArrayList<>();
     for (String format : FORMATS) {
       sinks.add(
@@ -49,7 +50,7 @@ class NativeFlinkReadsStreamingOutputTest {
                   TableOptions.ROLLING_CHECK_INTERVAL, "500 ms")));
       sinks.add(StreamingTables.compacted(dir, "compacted_" + format, format, Map.of()));
     }
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
+    long seed = FailureSeeds.seed(test);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 2, seed, Duration.ofSeconds(240));

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,9 +63,8 @@ class PartitionCommitUnderFailuresTest {
   }
 
   @Test
-  void everyCommitSeesItsWholePartitionDespiteFailuresAndWatermarkRaces() throws Exception {
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
-    LOG.info("Failure seed {} (rerun with -Dfiletables.failure.seed={})", seed, seed);
+  void everyCommitSeesItsWholePartitionDespiteFailuresAndWatermarkRaces(TestInfo test) throws Exception {
+    long seed = FailureSeeds.seed(test);
     TableSpec table = CommitTables.table(dir, "orders_committed", "1 h");
     WatermarkRaceWitness witness = WatermarkRaceWitness.of(CommitTables.root(table), Duration.ofHours(1));
     // a crash before the success file is written and one after it, before the commit step records it

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +70,7 @@ class RollAtCommitExactlyOnceTest {
   }
 
   @Test
-  void everyRowIsVisibleOnceDespiteFailuresAroundBundleEndCloses() throws Exception {
+  void everyRowIsVisibleOnceDespiteFailuresAroundBundleEndCloses(TestInfo test) throws Exception {
     List<SinkUnderTest> sinks =
         List.of(rollingAtCommit(dir, "orders_json", "json"), rollingAtCommit(dir, "orders_parquet", "parquet"));
     SinkFailpoints.set(
@@ -92,7 +93,7 @@ class RollAtCommitExactlyOnceTest {
             throw new IllegalStateException("Injected bundle-end crash: " + key + " (" + file + ")");
           }
         });
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
+    long seed = FailureSeeds.seed(test);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,

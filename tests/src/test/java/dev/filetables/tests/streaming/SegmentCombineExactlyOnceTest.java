@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +69,7 @@ class SegmentCombineExactlyOnceTest {
   }
 
   @Test
-  void everyRowIsVisibleOnceDespiteCrashesWhileCombiningSegmentFiles() throws Exception {
+  void everyRowIsVisibleOnceDespiteCrashesWhileCombiningSegmentFiles(TestInfo test) throws Exception {
     List<SinkUnderTest> sinks =
         List.of(openForSeconds(dir, "orders_json", "json"), openForSeconds(dir, "orders_parquet", "parquet"));
     SinkFailpoints.set(
@@ -87,8 +88,7 @@ class SegmentCombineExactlyOnceTest {
             throw new IllegalStateException("Injected combine crash: " + key + " (" + file + ")");
           }
         });
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
-    LOG.info("Failure seed {} (rerun with -Dfiletables.failure.seed={})", seed, seed);
+    long seed = FailureSeeds.seed(test);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,

@@ -27,6 +27,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.apache.flink.api.common.JobID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,6 +110,41 @@ class WatchedSourceFlinkTest {
     return pipeline;
   }
 
+  /** A visible file of the copy as DuckDB reads it: {@code id|msg|dt|hour} per row. */
+  private static List<String> copyRows(IndependentReader reader, Path root, Path file, String format) throws Exception {
+    return reader.query(
+        "SELECT id, msg, dt, hour FROM read_json(" + IndependentReader.literal(file) + ", format = 'newline_delimited',"
+            + " hive_partitioning = true, hive_types_autocast = false, columns = {'id': 'BIGINT', 'msg': 'VARCHAR'})");
+  }
+
+  /** Every landed row as {@code id|msg|dt|hour}, once. */
+  private static Map<String, Integer> landedRows() {
+    Map<String, Integer> rows = new TreeMap<>();
+    for (long id = 0; id < ROWS; id++) {
+      int n = (int) (id / ROWS_PER_FILE);
+      rows.merge(
+          id + "|row " + id + "|2020-05-" + (20 + n / 20) + "|" + String.format("%02d", n / 5 % 4), 1, Integer::sum);
+    }
+    return rows;
+  }
+
+  /** The copy, read by DuckDB (own listing), equals the landed rows as a multiset. */
+  private void assertDuckDbReadsEveryLandedRowOnce() throws Exception {
+    Path root = dir.resolve("copy");
+    Map<String, Integer> read = new TreeMap<>();
+    try (IndependentReader reader = IndependentReader.open()) {
+      for (Path file : IndependentReader.visibleFiles(root, ".json")) {
+        for (String row : copyRows(reader, root, file, "json")) {
+          read.merge(row, 1, Integer::sum);
+        }
+      }
+    }
+    IndependentReader.Verdict verdict = IndependentReader.compare(landedRows(), read);
+    List<String> problems = new java.util.ArrayList<>(verdict.extraProblems("DuckDB"));
+    problems.addAll(verdict.missingProblems("DuckDB"));
+    assertEquals(List.of(), problems);
+  }
+
   /** id → how often it is visible in the sink. */
   private Map<Long, Integer> sinkIds() throws IOException {
     Map<Long, Integer> counts = new TreeMap<>();
@@ -173,13 +209,13 @@ class WatchedSourceFlinkTest {
   }
 
   @Test
-  void everyLandedRowOnceDespiteInjectedFailures() throws Exception {
-    long seed = Long.getLong("filetables.failure.seed", System.nanoTime());
-    LOG.info("Failure seed {} (rerun with -Dfiletables.failure.seed={})", seed, seed);
+  void everyLandedRowOnceDespiteInjectedFailures(TestInfo test) throws Exception {
+    long seed = FailureSeeds.seed(test);
     FailureInjector.Plan plan = FailureInjector.random(seed, 4, ROWS / 10, ROWS * 8 / 10);
     for (int n = 0; n < 5; n++) {
       land(n); // some files are there before the job starts
     }
+    LiveReader live = LiveReader.start(sink(), WatchedSourceFlinkTest::copyRows);
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
       JobID job = cluster.submit(pipeline(StreamingScenarios.options(cluster, "watch-failures"), plan, UUID.randomUUID().toString()));
       cluster.awaitAllTasksRunning(job, Duration.ofSeconds(60));
@@ -188,9 +224,12 @@ class WatchedSourceFlinkTest {
       Map<Long, Integer> ids = awaitSink(ROWS, Duration.ofSeconds(150));
       LOG.info("{}; {} completed checkpoints", plan, cluster.completedCheckpoints(job));
       cluster.cancel(job);
+      live.stopAndAssertNothingWrong("watched source, failure seed " + seed);
       assertEquals(plan.planned(), plan.injected(), "every planned failure injected once: " + plan);
       assertExactlyOnce(ids);
+      assertDuckDbReadsEveryLandedRowOnce();
     } finally {
+      live.close();
       FailureInjector.forget(plan);
     }
   }
@@ -199,6 +238,7 @@ class WatchedSourceFlinkTest {
   void newJobFromSavepointReadsWhatLandedMeanwhileAndNothingTwice() throws Exception {
     FailureInjector.Plan none = FailureInjector.none();
     String writeUuid = UUID.randomUUID().toString();
+    LiveReader live = LiveReader.start(sink(), WatchedSourceFlinkTest::copyRows);
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2 * StreamingScenarios.PARALLELISM)) {
       JobID first = cluster.submit(pipeline(StreamingScenarios.options(cluster, "watch-first"), none, writeUuid));
       cluster.awaitAllTasksRunning(first, Duration.ofSeconds(60));
@@ -219,10 +259,13 @@ class WatchedSourceFlinkTest {
       landInBackground(FILES * 3 / 4, FILES, 100).join();
       Map<Long, Integer> ids = awaitSink(ROWS, Duration.ofSeconds(150));
       cluster.cancel(second);
+      live.stopAndAssertNothingWrong("watched source across stop-with-savepoint and restore");
       LOG.info("Rows through the source: {} by the first job, {} in total", seenByFirst, none.recordsSeen());
       assertExactlyOnce(ids);
+      assertDuckDbReadsEveryLandedRowOnce();
       assertEquals(ROWS, none.recordsSeen(), "the source emitted each row once over both jobs (no failures)");
     } finally {
+      live.close();
       FailureInjector.forget(none);
     }
   }
