@@ -11,8 +11,10 @@ import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /** demo → query → run → query through the CLI, in this JVM, on both runners (small data). */
+@Tag("cluster")
 class CliEndToEndTest {
   private static final int ROWS = 20_000;
 

@@ -18,6 +18,7 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * broker's topic into a table (in a child JVM, stopped once the table is complete, as a user would
  * press Ctrl-C), {@code demo --kafka} runs end to end, and Kafka definitions fail clearly.
  */
+@Tag("cluster")
 class KafkaCliTest {
   @TempDir Path dir;
 

@@ -9,6 +9,7 @@ import dev.filetables.io.files.PartFileName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * write call once their job is {@code DONE} (here: {@code job orders-stream} on Flink [local],
  * with a leftover intent of its write placed before the job starts).
  */
+@Tag("cluster")
 class PublishLeftoversCommandTest {
   private static final String UUID = "abcdef01-2345-6789-abcd-ef0123456789";
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file that lands in the watched directory — JSON logs into an hourly Parquet table whose finished
  * hours are to be committed — until stopped (here by {@code --stop-after}).
  */
+@Tag("cluster")
 class WatchedRunTest {
   @TempDir Path dir;
 

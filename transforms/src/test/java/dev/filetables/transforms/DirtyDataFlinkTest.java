@@ -26,9 +26,11 @@ import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Dead letters on the Flink runner ({@code [local]} mini-cluster, batch). */
+@Tag("cluster")
 class DirtyDataFlinkTest {
   @TempDir Path dir;
 

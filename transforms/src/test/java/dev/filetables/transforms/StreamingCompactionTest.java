@@ -20,11 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code auto-compaction} in the streaming sink (TestStream, Direct runner). */
+@Tag("slow")
 class StreamingCompactionTest {
   static {
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.parquet", "error");

@@ -35,12 +35,14 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The streaming sink on a local Flink cluster: an unbounded source (a rate-limited sequence that
  * ends), checkpoints every 500 ms as commit points, Parquet files rolled by time.
  */
+@Tag("cluster")
 class StreamingFlinkTest {
   static {
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.parquet", "error");

@@ -36,11 +36,13 @@ import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** FileTableIO.write on unbounded input (TestStream, Direct runner): write, roll, publish, read back. */
+@Tag("slow")
 class StreamingWriteTest {
   static {
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.parquet", "error");

@@ -15,9 +15,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The child-process broker starts, takes records and hands them back, and stops. */
+@Tag("cluster")
 class LocalKafkaBrokerTest {
   @TempDir Path dir;
 

@@ -27,6 +27,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in-progress file holds a due partition back while the watermark has raced ahead, and the end of the
  * input commits what is pending (Flink fires no processing-time timers then).
  */
+@Tag("cluster")
 class PartitionCommitFlinkTest {
   private static final String HOURLY = "dt=2020-05-20/hour=12";
   private static final String LONG_DELAY = "dt=2020-05-20/hour=13";

@@ -42,6 +42,7 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.Row;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a cut last record, truncated and empty Parquet files among good ones. Only {@code fail} stops
  * the stream; {@code skip} counts, {@code dead-letter} writes each bad record once, with provenance.
  */
+@Tag("slow")
 class WatchedReadDirtyDataTest {
   @TempDir Path dir;
 
