@@ -1,5 +1,10 @@
 package dev.filetables.pipelines;
 
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import dev.filetables.io.compaction.OfflineCompaction;
 import dev.filetables.io.files.PartitionDirectory;
 import dev.filetables.io.files.TablePartitions;
@@ -32,23 +37,47 @@ import java.util.concurrent.Future;
  * serialization for no parallelism a thread pool does not already give on one machine, and the
  * protocol's steps must be ordered per partition anyway.
  */
-final class CompactCommand {
+@Command(
+    name = "compact",
+    header = "Merges the small files of a table's partitions.",
+    description = {
+      "Merges the small visible files of each matching partition into files of about the target size,"
+          + " atomically for FileTables readers; replaced files are deleted by a later run once --grace has"
+          + " passed (0: at once). Prints file counts and sizes before and after. Runs in this process (no"
+          + " runner); one compaction per table at a time."
+    })
+final class CompactCommand implements Callable<Integer> {
   static final Duration DEFAULT_GRACE = Duration.ofMinutes(5);
 
-  private CompactCommand() {}
+  @ParentCommand private FileTablesCli cli;
 
-  static int run(CommandLine commandLine, CliContext context) throws Exception {
-    TableSpec table = TableFiles.load(commandLine.positionals().get(0));
+  @Parameters(index = "0", arity = "0..1", paramLabel = "<table.sql>", description = "the table's definition")
+  private String tableFile;
+
+  @Option(names = "--where", paramLabel = "<predicate>", description = "only partitions matching it, e.g. \"dt='2020-05-20'\"")
+  private String where;
+
+  @Option(names = "--target-size", paramLabel = "<size>", description = "size of merged files, e.g. 128MB (default: the table's compaction.file-size)")
+  private String targetSize;
+
+  @Option(names = "--grace", paramLabel = "<duration>", description = "how long replaced files stay for readers that listed before (default: 5 min)")
+  private String graceText;
+
+  @Option(names = "--dry-run", description = "only report what would be merged")
+  private boolean dryRun;
+
+  @Override
+  public Integer call() throws Exception {
+    return run(cli.context());
+  }
+
+  private int run(CliContext context) throws Exception {
+    TableSpec table = TableFiles.load(TableFiles.required(tableFile, "compact"));
     TableOptions options = table.options();
-    long target =
-        commandLine.option("target-size").map(CompactCommand::size).orElse(options.compactionFileSize());
-    Duration grace = commandLine.option("grace").map(CompactCommand::duration).orElse(DEFAULT_GRACE);
-    boolean dryRun = commandLine.flag("dry-run");
+    long target = targetSize == null ? options.compactionFileSize() : size(targetSize);
+    Duration grace = graceText == null ? DEFAULT_GRACE : duration(graceText);
     PartitionFilter filter =
-        commandLine
-            .option("where")
-            .map(w -> PartitionFilter.parse(w, table.schema(), table.partitionKeys()))
-            .orElse(PartitionFilter.all());
+        where == null ? PartitionFilter.all() : PartitionFilter.parse(where, table.schema(), table.partitionKeys());
     FileFormat format = FileFormats.of(options);
     OfflineCompaction compaction =
         new OfflineCompaction(FileMergers.of(format, table.fileSchema()), format.extension(), target, grace);

@@ -1,5 +1,14 @@
 package dev.filetables.pipelines;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import java.io.IOException;
@@ -23,26 +32,64 @@ import org.apache.beam.sdk.values.Row;
  * {@code demo [--rows N] [--output DIR] [--seed S]}: generates {@link OrdersDataset orders} in
  * parallel and writes them as a dt/hour-partitioned Parquet table, then prints what was written.
  */
-final class DemoCommand {
+@Command(
+    name = "demo",
+    header = "Writes the demo orders table (or streams it through Kafka with --kafka).",
+    description = {
+      "Generates N synthetic orders (default 1,200,000, over two days) and writes them as a dt/hour-partitioned"
+          + " Parquet table DIR/orders (default ./demo-output/orders, replaced if it is a previous demo table),"
+          + " with its definition in DIR/orders.sql; prints a summary.",
+      "With --kafka: starts a local Kafka broker, produces N orders (default 100,000) as JSON and streams them"
+          + " into the hourly Parquet table DIR/orders_from_kafka with partition-time commits and _SUCCESS files"
+          + " on an embedded Flink cluster; prints what it committed and stops."
+    })
+final class DemoCommand implements Callable<Integer> {
   static final long DEFAULT_ROWS = 1_200_000;
   static final String DEFAULT_OUTPUT = "demo-output";
   static final long DEFAULT_SEED = 42;
 
-  private DemoCommand() {}
+  @ParentCommand private FileTablesCli cli;
 
-  static int run(CommandLine commandLine, CliContext context) throws Exception {
-    if (commandLine.flag("kafka")) {
-      return KafkaDemo.run(commandLine, context);
+  @Option(names = "--rows", paramLabel = "<N>", description = "how many orders, e.g. 200k or 1.2m (default: 1,200,000; with --kafka 100,000)")
+  private String rowsText;
+
+  @Option(names = "--output", paramLabel = "<dir>", description = "where the table and its definition go (default: demo-output)")
+  private String outputText = DEFAULT_OUTPUT;
+
+  @Option(names = "--seed", paramLabel = "<S>", description = "seed of the generated data (default: 42)")
+  private String seedText;
+
+  @Option(names = "--kafka", description = "through a local Kafka broker into an hourly table (see above)")
+  private boolean kafka;
+
+  @Mixin private RunnerArgs runner;
+
+  /** Every other {@code --name=value}: Beam/Flink pipeline options. */
+  @Unmatched private List<String> pipelineArgs = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    runner.pipelineArgs("demo", pipelineArgs); // usage errors before any work
+    long seed = seedText == null ? DEFAULT_SEED : Counts.parse("seed", seedText, Long.MIN_VALUE);
+    Path output = Path.of(outputText).toAbsolutePath().normalize();
+    if (kafka) {
+      if (!runner.none() || !pipelineArgs.isEmpty()) {
+        throw new CliException("demo --kafka runs on its own embedded Flink cluster; it takes no runner options");
+      }
+      long rows = rowsText == null ? KafkaDemo.DEFAULT_ROWS : Counts.parse("rows", rowsText, 1);
+      return KafkaDemo.run(rows, seed, output, cli.context());
     }
-    long rows = commandLine.longOption("rows", 1).orElse(DEFAULT_ROWS);
-    long seed = commandLine.longOption("seed", Long.MIN_VALUE).orElse(DEFAULT_SEED);
-    Path output = Path.of(commandLine.option("output").orElse(DEFAULT_OUTPUT)).toAbsolutePath().normalize();
+    long rows = rowsText == null ? DEFAULT_ROWS : Counts.parse("rows", rowsText, 1);
+    return run(rows, seed, output, cli.context());
+  }
+
+  private int run(long rows, long seed, Path output, CliContext context) throws Exception {
     Path tableDir = output.resolve(OrdersDataset.TABLE_NAME);
     Path ddlFile = output.resolve(OrdersDataset.TABLE_NAME + ".sql");
 
     // Options first: a bad runner option should fail before anything is deleted.
     PipelineOptions options =
-        RunnerOptions.create(RunnerOptions.effectiveArgs(commandLine, context.presets()));
+        RunnerOptions.create(RunnerOptions.effectiveArgs(runner, "demo", pipelineArgs, context.presets()));
 
     clearPreviousDemo(tableDir);
     Files.createDirectories(output);

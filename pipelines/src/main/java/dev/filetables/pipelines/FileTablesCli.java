@@ -1,80 +1,71 @@
 package dev.filetables.pipelines;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code filetables} command line: {@code run}, {@code query}, {@code demo}, {@code compact},
- * {@code publish-leftovers}, {@code help}.
+ * The {@code filetables} command line, one front for every command: {@code run}, {@code query},
+ * {@code demo}, {@code compact}, {@code publish-leftovers}, {@code bench}, {@code job},
+ * {@code help}. Parsing, per-command help and usage errors are picocli's; each command is a class
+ * with its options as fields.
  *
  * <p>{@link #run(String[], PrintStream, PrintStream)} does everything but exit, so it can be tested;
  * results go to {@code out}, notes, progress and errors to {@code err}. A failure prints one line,
  * {@code filetables: error: <message>} (plus the stack trace with {@code --verbose}), and returns a
  * non-zero code: 2 for a command line that cannot be understood, 1 for a command that failed.
  */
-public final class FileTablesCli {
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: filetables [--verbose] <command> [options] [pipeline options]",
-          "",
-          "Commands:",
-          "  run --from <source.sql> --to <sink.sql> [--where <predicate>] [--stop-after <duration>]",
-          "      Copies every row of the source table into the sink table. Sink columns are taken from",
-          "      source columns of the same name (metadata columns included); source columns the sink",
-          "      does not declare are not copied. --where keeps only source partitions matching it.",
-          "      A Kafka source ('connector' = 'kafka') streams into the sink until stopped, with",
-          "      checkpoints (default every 10 s on Flink; --checkpointingInterval=<ms>).",
-          "      A watched source ('source.monitor-interval') copies each new file until stopped; on",
-          "      Flink also --finishBundleBeforeCheckpointing=true (its watermark reaches the sink).",
-          "      A restart reads every file again unless restored on a cluster (--savepointPath=...).",
-          "  query <table.sql> [--where <predicate>] [--format jsonl|csv] [--limit N]",
-          "      Prints the table's rows (partition and metadata columns included), sorted by all",
-          "      columns: jsonl (default) = one JSON object per line; csv = header + RFC 4180 rows.",
-          "      e.g. --where \"dt='2020-05-20' AND hour='12'\"",
-          "  demo [--rows N] [--output DIR] [--seed S]",
-          "      Generates N synthetic orders (default 1,200,000, over two days) and writes them as a",
-          "      dt/hour-partitioned Parquet table DIR/orders (default ./demo-output/orders, replaced if",
-          "      it is a previous demo table), with its definition in DIR/orders.sql; prints a summary.",
-          "  demo --kafka [--rows N] [--output DIR] [--seed S]",
-          "      Starts a local Kafka broker, produces N orders (default 100,000) as JSON and streams",
-          "      them into the hourly Parquet table DIR/orders_from_kafka with partition-time commits",
-          "      and _SUCCESS files on an embedded Flink cluster; prints what it committed and stops.",
-          "  compact <table.sql> [--where <predicate>] [--target-size 128MB] [--grace 5min] [--dry-run]",
-          "      Merges the small visible files of each matching partition into files of about the",
-          "      target size (default: the table's compaction.file-size), atomically for FileTables",
-          "      readers; replaced files are deleted by a later run once --grace has passed (0: at",
-          "      once). Prints file counts and sizes before and after; --dry-run only reports.",
-          "      Runs in this process (no runner); one compaction per table at a time.",
-          "  publish-leftovers <table.sql> [--write-uuid <uuid>] [--dry-run]",
-          "      After a streaming write job has ended for good (never while it runs or may still be",
-          "      restored from a savepoint taken before its input ended): publishes the files the",
-          "      end of its finite input left hidden (end-of-input intents whose final-checkpoint",
-          "      publish did not run), deletes hidden files of aborted attempts, and runs the commit",
-          "      policies of those partitions. Without --write-uuid: every write with intents.",
-          "      run, demo --kafka and job orders-stream do this themselves after their job is DONE.",
-          "  help",
-          "      Prints this text.",
-          "",
-          "Runner (every command):",
-          "  --runner=FlinkRunner|DirectRunner   where the pipeline runs",
-          "  --preset=<name>                     pipeline options from runner-configs/<name>.args",
-          "                                      (direct, flink-local, ...); explicit options win",
-          "  --<beamOption>=<value>              any Beam or Flink runner option, e.g.",
-          "                                      --parallelism=4, --flinkMaster=host:8081",
-          "  Default: --preset=flink-local, an embedded Flink mini cluster ([local]) in this JVM with",
-          "  parallelism = number of cores. Use --runner=DirectRunner (or --preset=direct) for Beam's",
-          "  DirectRunner.",
-          "",
-          "Other options:",
-          "  --verbose   show stack traces and runner logs",
-          "  --help      this text",
-          "",
-          "On a terminal, long jobs show a progress line (rows and files so far).",
-          "");
+@Command(
+    name = "filetables",
+    // every command gets --help (and --version), and its help lists the global --verbose
+    scope = ScopeType.INHERIT,
+    mixinStandardHelpOptions = true,
+    usageHelpWidth = 100,
+    versionProvider = FileTablesCli.Version.class,
+    synopsisSubcommandLabel = "<command>",
+    description = "Partitioned file tables (Flink's filesystem connector options) on Apache Beam.",
+    subcommands = {
+      RunCommand.class,
+      QueryCommand.class,
+      DemoCommand.class,
+      CompactCommand.class,
+      PublishLeftoversCommand.class,
+      BenchCommand.class,
+      JobCommand.class,
+      CommandLine.HelpCommand.class
+    },
+    footer = {
+      "",
+      "Runner (run, query, demo):",
+      "  --runner=FlinkRunner|DirectRunner   where the pipeline runs",
+      "  --preset=<name>                     pipeline options from runner-configs/<name>.args",
+      "                                      (direct, flink-local, flink-cluster); explicit options win",
+      "  --<beamOption>=<value>              any Beam or Flink runner option, e.g.",
+      "                                      --parallelism=4, --flinkMaster=host:8081",
+      "  Default: --preset=flink-local, an embedded Flink mini cluster ([local]) in this JVM with",
+      "  parallelism = number of cores. Use --runner=DirectRunner (or --preset=direct) for Beam's",
+      "  DirectRunner.",
+      "",
+      "'filetables help <command>' describes a command. On a terminal, long jobs show a progress line."
+    })
+public final class FileTablesCli implements Callable<Integer> {
+  @Option(
+      names = {"-v", "--verbose"},
+      scope = ScopeType.INHERIT,
+      description = "show stack traces and runner logs")
+  boolean verbose;
 
   private final RunnerPresets presets;
   private final boolean terminal;
+  private CliContext context;
 
   public FileTablesCli() {
     this(RunnerPresets.standard(), System.console() != null);
@@ -101,41 +92,60 @@ public final class FileTablesCli {
     System.exit(code);
   }
 
+  /** Where the running command prints; set before it runs. */
+  CliContext context() {
+    return context;
+  }
+
+  /** No command given: the usage, on stderr, and a usage exit code. */
+  @Override
+  public Integer call() {
+    CommandLine.usage(this, context.err());
+    return CliException.USAGE;
+  }
+
   /** Runs one command; returns the process exit code. */
   public int run(String[] args, PrintStream out, PrintStream err) {
-    boolean verbose = Arrays.asList(args).contains("--verbose") || Arrays.asList(args).contains("-v");
+    boolean verboseAnywhere = Arrays.asList(args).contains("--verbose") || Arrays.asList(args).contains("-v");
+    context = new CliContext(out, err, terminal, presets);
+    CommandLine cli = commandLine(this);
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    cli.setParameterExceptionHandler(
+        (e, given) -> fail(CliException.usage(usageMessage(e)), CliException.USAGE, verboseAnywhere, err));
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parsed) ->
+            fail(e, e instanceof CliException ? ((CliException) e).exitCode() : CliException.FAILURE, verboseAnywhere, err));
     try {
-      CommandLine commandLine = CommandLine.parse(args);
-      if (commandLine.help() || commandLine.command() == CommandLine.Command.HELP) {
-        // bare `filetables` is a mistake worth a non-zero code; asking for help is not
-        boolean asked = commandLine.help() || (args.length > 0 && !onlyVerbose(args));
-        (asked ? out : err).print(USAGE);
-        return asked ? 0 : CliException.USAGE;
-      }
-      CliContext context = new CliContext(out, err, terminal, presets);
-      switch (commandLine.command()) {
-        case RUN:
-          return RunCommand.run(commandLine, context);
-        case QUERY:
-          return QueryCommand.run(commandLine, context);
-        case DEMO:
-          return DemoCommand.run(commandLine, context);
-        case COMPACT:
-          return CompactCommand.run(commandLine, context);
-        case PUBLISH_LEFTOVERS:
-          return PublishLeftoversCommand.run(commandLine, context);
-        default:
-          throw new AssertionError(commandLine.command());
-      }
-    } catch (CliException e) {
-      return fail(e, e.exitCode(), verbose, err);
-    } catch (Throwable e) {
-      return fail(e, CliException.FAILURE, verbose, err);
+      return cli.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
     }
   }
 
-  private static boolean onlyVerbose(String[] args) {
-    return Arrays.stream(args).allMatch(a -> a.equals("--verbose") || a.equals("-v"));
+  /** The parser for {@code command}, set up as every caller needs it. */
+  static CommandLine commandLine(FileTablesCli command) {
+    CommandLine cli = new CommandLine(command);
+    // bench and job hand every argument after the name to the program they run
+    for (String passThrough : List.of("bench", "job")) {
+      cli.getSubcommands().get(passThrough).setUnmatchedOptionsArePositionalParams(true);
+    }
+    return cli;
+  }
+
+  /** picocli's message, except for the two mistakes people make before a command. */
+  private static String usageMessage(ParameterException e) {
+    if (e instanceof UnmatchedArgumentException && e.getCommandLine().getCommandSpec().parent() == null) {
+      List<String> unmatched = ((UnmatchedArgumentException) e).getUnmatched();
+      String first = unmatched.isEmpty() ? "" : unmatched.get(0);
+      String commands = String.join(", ", e.getCommandLine().getSubcommands().keySet());
+      return first.startsWith("-")
+          ? "expected a command (" + commands + ") before '" + first + "'"
+          : "unknown command '" + first + "'; commands: " + commands;
+    }
+    boolean topLevel = e.getCommandLine().getCommandSpec().parent() == null;
+    return e.getMessage() + (topLevel ? "" : " (see 'filetables help " + e.getCommandLine().getCommandName() + "')");
   }
 
   private static int fail(Throwable failure, int code, boolean verbose, PrintStream err) {
@@ -145,5 +155,14 @@ public final class FileTablesCli {
     }
     err.flush();
     return code;
+  }
+
+  /** {@code --version}: the project version from the jar's manifest, when there is one. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = FileTablesCli.class.getPackage().getImplementationVersion();
+      return new String[] {"filetables " + (version == null ? "(development build)" : version)};
+    }
   }
 }

@@ -46,13 +46,7 @@ final class KafkaDemo {
 
   private KafkaDemo() {}
 
-  static int run(CommandLine commandLine, CliContext context) throws Exception {
-    long rows = commandLine.longOption("rows", 1).orElse(DEFAULT_ROWS);
-    long seed = commandLine.longOption("seed", Long.MIN_VALUE).orElse(DemoCommand.DEFAULT_SEED);
-    if (!commandLine.pipelineArgs().isEmpty() || commandLine.option("runner").isPresent() || commandLine.option("preset").isPresent()) {
-      throw new CliException("demo --kafka runs on its own embedded Flink cluster; it takes no runner options");
-    }
-    Path output = Path.of(commandLine.option("output").orElse(DemoCommand.DEFAULT_OUTPUT)).toAbsolutePath().normalize();
+  static int run(long rows, long seed, Path output, CliContext context) throws Exception {
     Path tableDir = output.resolve(SINK_NAME);
     Path work = output.resolve(".kafka-demo");
     DemoCommand.clearPreviousDemo(tableDir);

@@ -33,7 +33,8 @@ final class KafkaRunCommand {
 
   private KafkaRunCommand() {}
 
-  static int run(String from, String to, CommandLine commandLine, CliContext context) throws Exception {
+  static int run(String from, String to, RunnerArgs runner, List<String> pipelineArgs, CliContext context)
+      throws Exception {
     KafkaTableSpec source = TableFiles.loadKafka(from);
     TableSpec sink = TableFiles.load(to);
     ColumnMatch columns = ColumnMatch.between(source.name(), source.schema(), sink);
@@ -43,7 +44,7 @@ final class KafkaRunCommand {
               + " does not declare them");
     }
 
-    List<String> args = new ArrayList<>(RunnerOptions.effectiveArgs(commandLine, context.presets()));
+    List<String> args = new ArrayList<>(RunnerOptions.effectiveArgs(runner, "run", pipelineArgs, context.presets()));
     args.add("--streaming=true");
     boolean flink = args.stream().anyMatch(a -> a.equals("--runner=" + RunnerOptions.FLINK) || a.equals("--runner=org.apache.beam.runners.flink.FlinkRunner"));
     if (flink && args.stream().noneMatch(a -> a.startsWith("--checkpointingInterval="))) {

@@ -115,6 +115,11 @@ public final class OrdersStreamJob {
   private OrdersStreamJob() {}
 
   public static void main(String[] args) throws Exception {
+    run(args);
+  }
+
+  /** Runs the job (waits for it when attached or in this JVM); {@code bin/filetables job orders-stream}. */
+  static void run(String... args) throws Exception {
     Options options = options(args);
     RunnerOptions.stageJobJarOnRemoteCluster(options);
     PipelineResult result = pipeline(options).run();

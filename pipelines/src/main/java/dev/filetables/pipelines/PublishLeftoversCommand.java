@@ -1,5 +1,10 @@
 package dev.filetables.pipelines;
 
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.PublishedLeftovers;
@@ -14,13 +19,36 @@ import org.apache.beam.sdk.PipelineResult;
  * #afterJob}, which every command that runs a streaming write and waits for it calls once the job
  * is {@code DONE}.
  */
-final class PublishLeftoversCommand {
-  private PublishLeftoversCommand() {}
+@Command(
+    name = "publish-leftovers",
+    header = "Publishes what a finished streaming write left hidden.",
+    description = {
+      "After a streaming write job has ended for good (never while it runs or may still be restored from a"
+          + " savepoint taken before its input ended): publishes the files the end of its finite input left"
+          + " hidden (end-of-input intents whose final-checkpoint publish did not run), deletes hidden files of"
+          + " aborted attempts, and runs the commit policies of those partitions. run, demo --kafka and job"
+          + " orders-stream do this themselves after their job is DONE."
+    })
+final class PublishLeftoversCommand implements Callable<Integer> {
+  @ParentCommand private FileTablesCli cli;
 
-  static int run(CommandLine commandLine, CliContext context) throws Exception {
-    TableSpec table = TableFiles.load(commandLine.positionals().get(0));
-    Optional<String> writeUuid = commandLine.option("write-uuid");
-    boolean dryRun = commandLine.flag("dry-run");
+  @Parameters(index = "0", arity = "0..1", paramLabel = "<table.sql>", description = "the table's definition")
+  private String tableFile;
+
+  @Option(names = "--write-uuid", paramLabel = "<uuid>", description = "only this write (default: every write with intents)")
+  private String writeUuidText;
+
+  @Option(names = "--dry-run", description = "only report what would be published")
+  private boolean dryRun;
+
+  @Override
+  public Integer call() throws Exception {
+    return run(cli.context());
+  }
+
+  private int run(CliContext context) throws Exception {
+    TableSpec table = TableFiles.load(TableFiles.required(tableFile, "publish-leftovers"));
+    Optional<String> writeUuid = Optional.ofNullable(writeUuidText);
     // a real run also checks that nothing of the write is left hidden (and fails naming it if so)
     PublishedLeftovers result =
         dryRun

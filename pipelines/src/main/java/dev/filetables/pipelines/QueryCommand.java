@@ -1,5 +1,12 @@
 package dev.filetables.pipelines;
 
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
@@ -40,7 +47,14 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * (by all columns: see {@link CellOrder}) and prints. With {@code --limit N} the pipeline itself keeps
  * only the first N rows in that order, so a small sample of a big table stays cheap.
  */
-final class QueryCommand {
+@Command(
+    name = "query",
+    header = "Prints a table's rows.",
+    description = {
+      "Prints the table's rows (partition and metadata columns included), sorted by all columns:"
+          + " jsonl (default) = one JSON object per line; csv = header + RFC 4180 rows."
+    })
+final class QueryCommand implements Callable<Integer> {
   /** Above this many bytes of results, rows print in arrival order instead of being sorted in memory. */
   static final long SORT_IN_MEMORY_LIMIT = 64L << 20;
 
@@ -50,13 +64,36 @@ final class QueryCommand {
   private static final Coder<List<String>> CELLS_CODER =
       ListCoder.of(NullableCoder.of(StringUtf8Coder.of()));
 
-  private QueryCommand() {}
+  @ParentCommand private FileTablesCli cli;
 
-  static int run(CommandLine commandLine, CliContext context) throws Exception {
-    String file = commandLine.positionals().get(0);
-    OutputFormat format = OutputFormat.of(commandLine.option("format").orElse("jsonl"));
-    Optional<Long> limit = commandLine.longOption("limit", 0);
-    Optional<String> where = commandLine.option("where");
+  @Parameters(index = "0", arity = "0..1", paramLabel = "<table.sql>", description = "the table's definition")
+  private String tableFile;
+
+  @Option(names = "--where", paramLabel = "<predicate>", description = "only partitions matching it, e.g. \"dt='2020-05-20' AND hour='12'\"")
+  private String whereText;
+
+  @Option(names = "--format", paramLabel = "jsonl|csv", description = "output format (default: jsonl)")
+  private String formatText = "jsonl";
+
+  @Option(names = "--limit", paramLabel = "<N>", description = "at most N rows (the first N in sorted order)")
+  private String limitText;
+
+  @Mixin private RunnerArgs runner;
+
+  /** Every other {@code --name=value}: Beam/Flink pipeline options. */
+  @Unmatched private List<String> pipelineArgs = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    runner.pipelineArgs("query", pipelineArgs); // usage errors before any work
+    return run(cli.context());
+  }
+
+  private int run(CliContext context) throws Exception {
+    String file = TableFiles.required(tableFile, "query");
+    OutputFormat format = OutputFormat.of(formatText);
+    Optional<Long> limit = Optional.ofNullable(limitText).map(v -> Counts.parse("limit", v, 0));
+    Optional<String> where = Optional.ofNullable(whereText);
     TableSpec declared = TableFiles.load(file);
     TableSpec table = TableFiles.bounded(declared);
     if (table != declared) {
@@ -73,7 +110,7 @@ final class QueryCommand {
     PrintStream out = context.out();
 
     PipelineOptions options =
-        RunnerOptions.create(RunnerOptions.effectiveArgs(commandLine, context.presets()));
+        RunnerOptions.create(RunnerOptions.effectiveArgs(runner, "query", pipelineArgs, context.presets()));
     Path results = Files.createTempDirectory(tempParent(options), "filetables-query-");
     try {
       Pipeline pipeline = Pipeline.create(options);

@@ -1,5 +1,12 @@
 package dev.filetables.pipelines;
 
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.sink.WrittenFile;
@@ -22,11 +29,54 @@ import org.apache.beam.sdk.values.Row;
  * source table ({@code 'connector' = 'kafka'}) streams into the sink until stopped ({@link
  * KafkaRunCommand}).
  */
-final class RunCommand {
+@Command(
+    name = "run",
+    header = "Copies a table into another: files, a Kafka topic or a watched directory.",
+    description = {
+      "Copies every row of the source table into the sink table. Sink columns are taken from source columns"
+          + " of the same name (metadata columns included); source columns the sink does not declare are not"
+          + " copied.",
+      "A Kafka source ('connector' = 'kafka') streams into the sink until stopped, with checkpoints (default"
+          + " every 10 s on Flink; --checkpointingInterval=<ms>). A watched source ('source.monitor-interval')"
+          + " copies each new file until stopped; on Flink also --finishBundleBeforeCheckpointing=true (its"
+          + " watermark reaches the sink). A restart reads every file again unless restored on a cluster"
+          + " (--savepointPath=...)."
+    })
+final class RunCommand implements Callable<Integer> {
   /** Checkpoint interval of a watched run on Flink unless given: sink files appear at checkpoints. */
   static final long DEFAULT_WATCH_CHECKPOINT_MILLIS = 10_000;
 
-  private RunCommand() {}
+  @ParentCommand private FileTablesCli cli;
+
+  @Option(names = "--from", paramLabel = "<source.sql>", description = "the source table's definition")
+  private String fromFile;
+
+  @Option(names = "--to", paramLabel = "<sink.sql>", description = "the sink table's definition")
+  private String toFile;
+
+  @Option(names = "--where", paramLabel = "<predicate>", description = "only source partitions matching it")
+  private String whereText;
+
+  @Option(names = "--stop-after", paramLabel = "<duration>", description = "stop a watched run after this long, e.g. \"10 min\"")
+  private String stopAfterText;
+
+  @Mixin private RunnerArgs runner;
+
+  /** Every other {@code --name=value}: Beam/Flink pipeline options. */
+  @Unmatched private List<String> pipelineArgs = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    runner.pipelineArgs("run", pipelineArgs); // usage errors before any work
+    return run(cli.context());
+  }
+
+  private static String required(String value, String option) {
+    if (value == null) {
+      throw CliException.usage("'run' needs --" + option + " <value>");
+    }
+    return value;
+  }
 
   /**
    * A watched source makes the pipeline unbounded: on Flink the streaming sink publishes files at
@@ -76,15 +126,15 @@ final class RunCommand {
     }
   }
 
-  static int run(CommandLine commandLine, CliContext context) throws Exception {
-    String from = commandLine.requiredOption("from");
-    String to = commandLine.requiredOption("to");
-    Optional<String> where = commandLine.option("where");
+  private int run(CliContext context) throws Exception {
+    String from = required(fromFile, "from");
+    String to = required(toFile, "to");
+    Optional<String> where = Optional.ofNullable(whereText);
     if (TableFiles.isKafka(from)) {
       if (where.isPresent()) {
         throw new CliException("--where selects partitions of a file table; " + from + " is a Kafka table");
       }
-      return KafkaRunCommand.run(from, to, commandLine, context);
+      return KafkaRunCommand.run(from, to, runner, pipelineArgs, context);
     }
     TableSpec source = TableFiles.load(from);
     TableSpec sink = TableFiles.load(to);
@@ -105,8 +155,8 @@ final class RunCommand {
     }
 
     Optional<Duration> watchInterval = source.options().sourceMonitorInterval();
-    Optional<Duration> stopAfter = commandLine.option("stop-after").map(RunCommand::duration);
-    List<String> args = RunnerOptions.effectiveArgs(commandLine, context.presets());
+    Optional<Duration> stopAfter = Optional.ofNullable(stopAfterText).map(RunCommand::duration);
+    List<String> args = RunnerOptions.effectiveArgs(runner, "run", pipelineArgs, context.presets());
     if (watchInterval.isPresent()) {
       args = withStreamingDefaults(args);
     }

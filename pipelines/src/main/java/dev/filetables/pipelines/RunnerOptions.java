@@ -33,9 +33,14 @@ public final class RunnerOptions {
   private RunnerOptions() {}
 
   /** The effective pipeline arguments for a command line (presets merged, defaults applied). */
-  public static List<String> effectiveArgs(CommandLine commandLine, RunnerPresets presets) {
-    Optional<String> preset = commandLine.option("preset");
-    Optional<String> runner = commandLine.option("runner").map(RunnerOptions::normalizeRunner);
+  static List<String> effectiveArgs(RunnerArgs given, String command, List<String> unmatched, RunnerPresets presets) {
+    return effectiveArgs(given.preset(), given.runner(), given.pipelineArgs(command, unmatched), presets);
+  }
+
+  /** The effective pipeline arguments (presets merged, defaults applied). */
+  public static List<String> effectiveArgs(
+      Optional<String> preset, Optional<String> givenRunner, List<String> pipelineArgs, RunnerPresets presets) {
+    Optional<String> runner = givenRunner.map(RunnerOptions::normalizeRunner);
     List<String> base;
     if (preset.isPresent()) {
       base = presets.load(preset.get());
@@ -44,7 +49,7 @@ public final class RunnerOptions {
     } else {
       base = List.of();
     }
-    List<String> explicit = new ArrayList<>(commandLine.pipelineArgs());
+    List<String> explicit = new ArrayList<>(pipelineArgs);
     runner.ifPresent(r -> explicit.add("--runner=" + r));
     Map<String, String> merged = merge(base, explicit);
     String effectiveRunner = merged.containsKey("runner") ? valueOf(merged.get("runner")) : DIRECT;

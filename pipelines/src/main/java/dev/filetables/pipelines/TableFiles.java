@@ -16,6 +16,14 @@ final class TableFiles {
   private TableFiles() {}
 
   /** True when the DDL file declares {@code 'connector' = 'kafka'}. */
+  /** The table definition file a command was given; a usage error when it is missing. */
+  static String required(String file, String command) {
+    if (file == null) {
+      throw CliException.usage("'" + command + "' needs a table definition file (.sql)");
+    }
+    return file;
+  }
+
   static boolean isKafka(String file) {
     return KafkaTables.isKafka(DdlParser.parseStatementFile(existing(file)));
   }

@@ -34,6 +34,14 @@ final class CliRunner {
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
+  /** The pipeline arguments a command line gives its command (parsed as the CLI parses it). */
+  static List<String> pipelineArgs(RunnerPresets presets, String... args) {
+    picocli.CommandLine.ParseResult parsed =
+        FileTablesCli.commandLine(new FileTablesCli(presets, false)).parseArgs(args);
+    RunnerArgs runner = (RunnerArgs) parsed.subcommand().commandSpec().mixins().get("runner").userObject();
+    return RunnerOptions.effectiveArgs(runner, args[0], parsed.subcommand().unmatched(), presets);
+  }
+
   @Override
   public String toString() {
     return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err;

@@ -34,7 +34,7 @@ class FileTablesCliTest {
   @Test
   void unknownCommand() {
     assertOneLineError(
-        CliRunner.run("copy", "a.sql"), 2, "unknown command 'copy'; commands: run, query, demo, compact, publish-leftovers, help");
+        CliRunner.run("copy", "a.sql"), 2, "unknown command 'copy'; commands: run, query, demo, compact, publish-leftovers, bench, job, help");
   }
 
   @Test

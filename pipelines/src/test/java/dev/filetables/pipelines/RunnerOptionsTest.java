@@ -30,7 +30,7 @@ class RunnerOptionsTest {
   }
 
   private List<String> args(String... commandLine) throws Exception {
-    return RunnerOptions.effectiveArgs(CommandLine.parse(commandLine), presets());
+    return CliRunner.pipelineArgs(presets(), commandLine);
   }
 
   @Test
@@ -46,9 +46,7 @@ class RunnerOptionsTest {
 
   @Test
   void builtInDefaultWhenNoPresetFileExists() throws Exception {
-    List<String> args =
-        RunnerOptions.effectiveArgs(
-            CommandLine.parse("demo"), new RunnerPresets(List.of(presetsDir.resolve("none"))));
+    List<String> args = CliRunner.pipelineArgs(new RunnerPresets(List.of(presetsDir.resolve("none"))), "demo");
     // the jar's own copy of runner-configs/flink-local.args, or the built-in default
     assertTrue(args.contains("--runner=FlinkRunner"), args.toString());
     assertTrue(args.contains("--flinkMaster=[local]"), args.toString());

@@ -127,7 +127,7 @@ class CompactionExactlyOnceTest {
           String key = table + " " + point;
           // only while the input has not ended (fewer emissions, replays included, than rows):
           // after it ends no checkpoint follows and the last groups are published at once, a
-          // stretch no commit step can make exactly-once (see the README). Crashes come early (the
+          // stretch no commit step can make exactly-once (see docs/compaction.md). Crashes come early (the
           // second occurrence of each point), so the 8 of them, each a restore that replays rows
           // and thus counts emissions again, all happen well before that.
           EmitLog log = StreamingScenarios.runningLog;

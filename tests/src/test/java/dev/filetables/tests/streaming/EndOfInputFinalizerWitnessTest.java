@@ -42,7 +42,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * WITNESS (not a product test) for docs/notes/end-of-input-exactly-once.md: on Beam 2.62's Flink
+ * WITNESS (not a product test) for docs/compaction.md, "Runner behaviour this relies on": on Beam 2.62's Flink
  * runner (Flink 1.19, checkpoints after tasks finished on by default), a bundle finalizer that a
  * keyed DoFn registers from its end-of-input event-time timer runs, when the job's final
  * checkpoint completes, before the task (and the job) finishes.
@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * collects whatever was registered with it since the previous snapshot, here the final checkpoint
  * taken after {@code finish()} (which fires the end-of-window timers).
  */
-// A witness of runner behaviour for a design study (docs/notes/end-of-input-exactly-once.md), not a
+// A witness of runner behaviour for a design study (docs/compaction.md, "Runner behaviour this relies on"), not a
 // product test: it depends on Flink's final checkpoint timing, so it runs only on request:
 // mvn -B -o test -pl tests -am -Dsurefire.failIfNoSpecifiedTests=false -Dtest=EndOfInputFinalizerWitnessTest -Dfiletables.witness=true
 @EnabledIfSystemProperty(named = "filetables.witness", matches = "true")

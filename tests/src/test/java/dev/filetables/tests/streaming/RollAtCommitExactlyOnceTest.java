@@ -84,7 +84,7 @@ class RollAtCommitExactlyOnceTest {
           String key = table + " " + point;
           // only while the source emits: after the input ends the runner processes stable input
           // before the final checkpoint (--enableStableInputDrain), a stretch no sink can make
-          // exactly-once (see the README)
+          // exactly-once (see docs/compaction.md)
           EmitLog log = StreamingScenarios.runningLog;
           boolean emitting = log != null && log.emissions() < ROWS * 8 / 10;
           if (reached.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() >= 5
