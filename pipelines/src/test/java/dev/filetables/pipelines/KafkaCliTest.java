@@ -136,16 +136,26 @@ class KafkaCliTest {
     }
   }
 
+  /** Lines in the visible JSON files; the job renames and deletes hidden files meanwhile, so a walk may retry. */
   private static long jsonLines(Path table) throws Exception {
     if (!Files.isDirectory(table)) {
       return 0;
     }
-    long lines = 0;
-    try (Stream<Path> files = Files.walk(table)) {
-      for (Path f : (Iterable<Path>) files.filter(p -> p.getFileName().toString().endsWith(".json"))::iterator) {
-        lines += Files.readAllLines(f, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).count();
+    for (int attempt = 0; ; attempt++) {
+      long lines = 0;
+      try (Stream<Path> files = Files.walk(table)) {
+        for (Path f :
+            (Iterable<Path>)
+                files.filter(p -> p.getFileName().toString().endsWith(".json") && !p.getFileName().toString().startsWith("."))
+                    ::iterator) {
+          lines += Files.readAllLines(f, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).count();
+        }
+        return lines;
+      } catch (java.io.UncheckedIOException e) {
+        if (!(e.getCause() instanceof java.nio.file.NoSuchFileException) || attempt >= 10) {
+          throw e;
+        }
       }
     }
-    return lines;
   }
 }
