@@ -28,7 +28,9 @@ final class BadDataSummary {
     long vanished = counter(result, FileRangeReader.VANISHED_FILES);
     if (vanished > 0) {
       context.note(
-          Human.count(vanished, "file") + " of " + source.name()
+          Human.count(vanished, "file")
+              + " of "
+              + source.name()
               + " disappeared between listing and reading and were not read");
     }
     if (records == 0 && files == 0) {
@@ -37,12 +39,20 @@ final class BadDataSummary {
     String what =
         (records > 0 ? Human.count(records, "bad record") : "")
             + (records > 0 && files > 0 ? " and " : "")
-            + (files > 0 ? Human.count(files) + (files == 1 ? " unreadable file or range" : " unreadable files or ranges") : "");
+            + (files > 0
+                ? Human.count(files)
+                    + (files == 1 ? " unreadable file or range" : " unreadable files or ranges")
+                : "");
     BadRecordPolicy policy = source.options().badRecordPolicy();
     if (policy != BadRecordPolicy.DEAD_LETTER) {
       context.note(
-          "skipped " + what + " of " + source.name() + " ('source.bad-records' = '"
-              + policy.optionValue() + "'; the log names them)");
+          "skipped "
+              + what
+              + " of "
+              + source.name()
+              + " ('source.bad-records' = '"
+              + policy.optionValue()
+              + "'; the log names them)");
       return;
     }
     Path root = source.options().deadLetterPath().orElseThrow().toAbsolutePath().normalize();
@@ -54,8 +64,14 @@ final class BadDataSummary {
       context.note("could not write " + ddl + ": " + e.getMessage());
     }
     context.note(
-        "wrote " + what + " of " + source.name() + " to the dead-letter table " + root
-            + "; query it with: bin/filetables query " + ddl);
+        "wrote "
+            + what
+            + " of "
+            + source.name()
+            + " to the dead-letter table "
+            + root
+            + "; query it with: bin/filetables query "
+            + ddl);
   }
 
   private static long counter(PipelineResult result, String name) {

@@ -35,10 +35,17 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("kafka", "dev.filetables.pipelines.bench.KafkaClusterBenchmark");
   }
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "<benchmark>", description = "batch, streaming, latency, compaction, watch or kafka")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "<benchmark>",
+      description = "batch, streaming, latency, compaction, watch or kafka")
   private String name;
 
-  @Parameters(index = "1..*", paramLabel = "--<option>=<value>", description = "the benchmark's own options")
+  @Parameters(
+      index = "1..*",
+      paramLabel = "--<option>=<value>",
+      description = "the benchmark's own options")
   private List<String> args = new ArrayList<>();
 
   @Override
@@ -46,13 +53,17 @@ final class BenchCommand implements Callable<Integer> {
     if (name == null || !BENCHMARKS.containsKey(name)) {
       throw CliException.usage(
           (name == null ? "'bench' needs a benchmark" : "unknown benchmark '" + name + "'")
-              + "; benchmarks: " + String.join(", ", BENCHMARKS.keySet()));
+              + "; benchmarks: "
+              + String.join(", ", BENCHMARKS.keySet()));
     }
     MethodHandle main;
     try {
       main =
           MethodHandles.publicLookup()
-              .findStatic(Class.forName(BENCHMARKS.get(name)), "main", MethodType.methodType(void.class, String[].class));
+              .findStatic(
+                  Class.forName(BENCHMARKS.get(name)),
+                  "main",
+                  MethodType.methodType(void.class, String[].class));
     } catch (ClassNotFoundException e) {
       throw new CliException("the benchmarks are not on this class path (" + e.getMessage() + ")");
     }

@@ -7,8 +7,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Orders rows' cells column by column, nulls first: numbers by value, everything else by its display
- * string (which sorts dates and timestamps chronologically). Gives {@code query} a stable output.
+ * Orders rows' cells column by column, nulls first: numbers by value, everything else by its
+ * display string (which sorts dates and timestamps chronologically). Gives {@code query} a stable
+ * output.
  */
 public final class CellOrder implements Comparator<List<String>>, Serializable {
   private static final long serialVersionUID = 1L;

@@ -40,7 +40,9 @@ final class CellsLine {
       if (json.nextToken() != JsonToken.START_ARRAY) {
         throw new IllegalArgumentException("not a cells line: " + line);
       }
-      for (JsonToken token = json.nextToken(); token != JsonToken.END_ARRAY; token = json.nextToken()) {
+      for (JsonToken token = json.nextToken();
+          token != JsonToken.END_ARRAY;
+          token = json.nextToken()) {
         if (token == null) {
           throw new IllegalArgumentException("truncated cells line: " + line);
         }

@@ -13,8 +13,8 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Matches a sink's physical columns to a source's columns by name, for {@code run}: each sink column
- * takes the source column of the same name (metadata columns included, so a sink can store
+ * Matches a sink's physical columns to a source's columns by name, for {@code run}: each sink
+ * column takes the source column of the same name (metadata columns included, so a sink can store
  * {@code file.path}). Types must be the same; a DECIMAL may widen. Source columns the sink does not
  * declare are left out — the sink DDL is the projection.
  */
@@ -86,7 +86,13 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
     ColumnType toType = ColumnType.of(to);
     if (fromType != toType) {
       throw new CliException(
-          "column `" + name + "` is " + fromType + " in the source but " + toType + " in the sink; declare the same type");
+          "column `"
+              + name
+              + "` is "
+              + fromType
+              + " in the source but "
+              + toType
+              + " in the sink; declare the same type");
     }
     if (fromType == ColumnType.DECIMAL) {
       int fromScale = ColumnType.decimalScale(from);
@@ -133,7 +139,10 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
         Schema.Field field = sinkSchema.getField(i);
         if (value == null && !field.getType().getNullable() && sourceIndexes[i] != DERIVED) {
           throw new IllegalArgumentException(
-              "column `" + field.getName() + "` is NOT NULL in the sink but a source row has NULL: " + row);
+              "column `"
+                  + field.getName()
+                  + "` is NOT NULL in the sink but a source row has NULL: "
+                  + row);
         }
         if (value instanceof BigDecimal) {
           // widening only (checked up front), so the new scale never rounds
@@ -141,7 +150,8 @@ final class ColumnMatch extends PTransform<PCollection<Row>, PCollection<Row>> {
         }
         values.add(value);
       }
-      // attachValues: a derived partition column is null until the sink derives it, even if NOT NULL
+      // attachValues: a derived partition column is null until the sink derives it, even if NOT
+      // NULL
       out.output(Row.withSchema(sinkSchema).attachValues(values));
     }
   }

@@ -1,10 +1,5 @@
 package dev.filetables.pipelines;
 
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import dev.filetables.io.compaction.OfflineCompaction;
 import dev.filetables.io.files.PartitionDirectory;
 import dev.filetables.io.files.TablePartitions;
@@ -22,19 +17,24 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code compact <table.sql> [--where <predicate>] [--target-size 128MB] [--grace 5min] [--dry-run]}:
- * merges the small visible files of a table's partitions ({@link OfflineCompaction}) and prints
- * before/after file counts and sizes.
+ * {@code compact <table.sql> [--where <predicate>] [--target-size 128MB] [--grace 5min]
+ * [--dry-run]}: merges the small visible files of a table's partitions ({@link OfflineCompaction})
+ * and prints before/after file counts and sizes.
  *
  * <p>It runs in this process, partitions in parallel on a small thread pool, not as a Beam
- * pipeline: the work per partition is a listing, a byte/row-group copy and a few renames on the local
- * file system, which a thread does at disk speed; a Beam job would add seconds of start-up and
- * serialization for no parallelism a thread pool does not already give on one machine, and the
+ * pipeline: the work per partition is a listing, a byte/row-group copy and a few renames on the
+ * local file system, which a thread does at disk speed; a Beam job would add seconds of start-up
+ * and serialization for no parallelism a thread pool does not already give on one machine, and the
  * protocol's steps must be ordered per partition anyway.
  */
 @Command(
@@ -51,16 +51,29 @@ final class CompactCommand implements Callable<Integer> {
 
   @ParentCommand private FileTablesCli cli;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "<table.sql>", description = "the table's definition")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "<table.sql>",
+      description = "the table's definition")
   private String tableFile;
 
-  @Option(names = "--where", paramLabel = "<predicate>", description = "only partitions matching it, e.g. \"dt='2020-05-20'\"")
+  @Option(
+      names = "--where",
+      paramLabel = "<predicate>",
+      description = "only partitions matching it, e.g. \"dt='2020-05-20'\"")
   private String where;
 
-  @Option(names = "--target-size", paramLabel = "<size>", description = "size of merged files, e.g. 128MB (default: the table's compaction.file-size)")
+  @Option(
+      names = "--target-size",
+      paramLabel = "<size>",
+      description = "size of merged files, e.g. 128MB (default: the table's compaction.file-size)")
   private String targetSize;
 
-  @Option(names = "--grace", paramLabel = "<duration>", description = "how long replaced files stay for readers that listed before (default: 5 min)")
+  @Option(
+      names = "--grace",
+      paramLabel = "<duration>",
+      description = "how long replaced files stay for readers that listed before (default: 5 min)")
   private String graceText;
 
   @Option(names = "--dry-run", description = "only report what would be merged")
@@ -77,16 +90,20 @@ final class CompactCommand implements Callable<Integer> {
     long target = targetSize == null ? options.compactionFileSize() : size(targetSize);
     Duration grace = graceText == null ? DEFAULT_GRACE : duration(graceText);
     PartitionFilter filter =
-        where == null ? PartitionFilter.all() : PartitionFilter.parse(where, table.schema(), table.partitionKeys());
+        where == null
+            ? PartitionFilter.all()
+            : PartitionFilter.parse(where, table.schema(), table.partitionKeys());
     FileFormat format = FileFormats.of(options);
     OfflineCompaction compaction =
-        new OfflineCompaction(FileMergers.of(format, table.fileSchema()), format.extension(), target, grace);
+        new OfflineCompaction(
+            FileMergers.of(format, table.fileSchema()), format.extension(), target, grace);
     List<PartitionDirectory> partitions =
         TablePartitions.listPartitions(
             options.rootPath(), table.partitionKeys(), options.partitionDefaultName(), filter);
 
     long started = System.nanoTime();
-    int threads = Math.max(1, Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
+    int threads =
+        Math.max(1, Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     List<OfflineCompaction.Result> results = new ArrayList<>();
     try {
@@ -106,8 +123,13 @@ final class CompactCommand implements Callable<Integer> {
   }
 
   private static void print(
-      PrintStream out, TableSpec table, List<OfflineCompaction.Result> results, long target,
-      Duration grace, boolean dryRun, long millis) {
+      PrintStream out,
+      TableSpec table,
+      List<OfflineCompaction.Result> results,
+      long target,
+      Duration grace,
+      boolean dryRun,
+      long millis) {
     int filesBefore = 0;
     int filesAfter = 0;
     long bytesBefore = 0;
@@ -126,12 +148,15 @@ final class CompactCommand implements Callable<Integer> {
     }
     out.printf(
         "%s table `%s`: %d partition(s), %d with files to merge (target %s)%n",
-        dryRun ? "Dry run, nothing changed:" : "Compacted", table.name(), results.size(), touched,
+        dryRun ? "Dry run, nothing changed:" : "Compacted",
+        table.name(),
+        results.size(),
+        touched,
         Human.bytes(target));
     out.printf("  before: %s, %s%n", Human.count(filesBefore, "file"), Human.bytes(bytesBefore));
     out.printf(
-        "  after:  %s, %s%s%n", Human.count(filesAfter, "file"), Human.bytes(bytesAfter),
-        dryRun ? " (estimated)" : "");
+        "  after:  %s, %s%s%n",
+        Human.count(filesAfter, "file"), Human.bytes(bytesAfter), dryRun ? " (estimated)" : "");
     if (!dryRun) {
       out.printf(
           "  %d merge(s) in %s; %d leftover/replaced file(s) deleted; replaced files are kept %s"

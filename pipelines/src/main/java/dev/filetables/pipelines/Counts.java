@@ -20,9 +20,13 @@ final class Counts {
     }
     long parsed;
     try {
-      parsed = new java.math.BigDecimal(text).multiply(java.math.BigDecimal.valueOf(factor)).longValueExact();
+      parsed =
+          new java.math.BigDecimal(text)
+              .multiply(java.math.BigDecimal.valueOf(factor))
+              .longValueExact();
     } catch (NumberFormatException | ArithmeticException e) {
-      throw CliException.usage("--" + name + " must be a whole number (e.g. 20000, 20k, 1.2M), not '" + value + "'");
+      throw CliException.usage(
+          "--" + name + " must be a whole number (e.g. 20000, 20k, 1.2M), not '" + value + "'");
     }
     if (parsed < min) {
       throw CliException.usage("--" + name + " must be at least " + min + ", not " + value);

@@ -1,14 +1,5 @@
 package dev.filetables.pipelines;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Unmatched;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import java.io.IOException;
@@ -17,8 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.io.GenerateSequence;
@@ -27,6 +21,11 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.Row;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code demo [--rows N] [--output DIR] [--seed S]}: generates {@link OrdersDataset orders} in
@@ -50,16 +49,27 @@ final class DemoCommand implements Callable<Integer> {
 
   @ParentCommand private FileTablesCli cli;
 
-  @Option(names = "--rows", paramLabel = "<N>", description = "how many orders, e.g. 200k or 1.2m (default: 1,200,000; with --kafka 100,000)")
+  @Option(
+      names = "--rows",
+      paramLabel = "<N>",
+      description = "how many orders, e.g. 200k or 1.2m (default: 1,200,000; with --kafka 100,000)")
   private String rowsText;
 
-  @Option(names = "--output", paramLabel = "<dir>", description = "where the table and its definition go (default: demo-output)")
+  @Option(
+      names = "--output",
+      paramLabel = "<dir>",
+      description = "where the table and its definition go (default: demo-output)")
   private String outputText = DEFAULT_OUTPUT;
 
-  @Option(names = "--seed", paramLabel = "<S>", description = "seed of the generated data (default: 42)")
+  @Option(
+      names = "--seed",
+      paramLabel = "<S>",
+      description = "seed of the generated data (default: 42)")
   private String seedText;
 
-  @Option(names = "--kafka", description = "through a local Kafka broker into an hourly table (see above)")
+  @Option(
+      names = "--kafka",
+      description = "through a local Kafka broker into an hourly table (see above)")
   private boolean kafka;
 
   @Mixin private RunnerArgs runner;
@@ -74,7 +84,8 @@ final class DemoCommand implements Callable<Integer> {
     Path output = Path.of(outputText).toAbsolutePath().normalize();
     if (kafka) {
       if (!runner.none() || !pipelineArgs.isEmpty()) {
-        throw new CliException("demo --kafka runs on its own embedded Flink cluster; it takes no runner options");
+        throw new CliException(
+            "demo --kafka runs on its own embedded Flink cluster; it takes no runner options");
       }
       long rows = rowsText == null ? KafkaDemo.DEFAULT_ROWS : Counts.parse("rows", rowsText, 1);
       return KafkaDemo.run(rows, seed, output, cli.context());
@@ -89,7 +100,8 @@ final class DemoCommand implements Callable<Integer> {
 
     // Options first: a bad runner option should fail before anything is deleted.
     PipelineOptions options =
-        RunnerOptions.create(RunnerOptions.effectiveArgs(runner, "demo", pipelineArgs, context.presets()));
+        RunnerOptions.create(
+            RunnerOptions.effectiveArgs(runner, "demo", pipelineArgs, context.presets()));
 
     clearPreviousDemo(tableDir);
     Files.createDirectories(output);
@@ -125,19 +137,25 @@ final class DemoCommand implements Callable<Integer> {
     WriteSummary summary = WriteSummary.from(run.result);
     if (summary.rows != rows) {
       context.note(
-          "warning: generated " + Human.count(rows) + " rows but the sink reports " + Human.count(summary.rows) + " written");
+          "warning: generated "
+              + Human.count(rows)
+              + " rows but the sink reports "
+              + Human.count(summary.rows)
+              + " written");
     }
 
     PrintStream out = context.out();
     Path cwd = Path.of("").toAbsolutePath();
-    String ddlShown = ddlFile.startsWith(cwd) ? cwd.relativize(ddlFile).toString() : ddlFile.toString();
+    String ddlShown =
+        ddlFile.startsWith(cwd) ? cwd.relativize(ddlFile).toString() : ddlFile.toString();
     out.println("FileTables demo: orders table written");
     out.println("  table       " + tableDir + "  (Parquet, PARTITIONED BY dt, hour)");
     out.println("  runner      " + RunnerOptions.describe(options));
     out.println("  partitions  " + Human.count(summary.partitions));
     out.println("  files       " + Human.count(summary.files));
     out.println("  rows        " + Human.count(summary.rows));
-    out.println("  bytes       " + Human.count(summary.bytes) + " (" + Human.bytes(summary.bytes) + ")");
+    out.println(
+        "  bytes       " + Human.count(summary.bytes) + " (" + Human.bytes(summary.bytes) + ")");
     out.println("  elapsed     " + Human.duration(run.elapsedMillis));
     out.println("  rows/s      " + Human.rate(summary.rows, run.elapsedMillis));
     out.println("  table DDL   " + ddlFile);
@@ -161,7 +179,9 @@ final class DemoCommand implements Callable<Integer> {
     }
     if (!Files.isDirectory(tableDir)) {
       throw new CliException(
-          "refusing to overwrite " + tableDir + ": it is a file, not a demo table (choose another --output)");
+          "refusing to overwrite "
+              + tableDir
+              + ": it is a file, not a demo table (choose another --output)");
     }
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(tableDir)) {
       for (Path entry : entries) {

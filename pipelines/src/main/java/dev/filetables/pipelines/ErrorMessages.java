@@ -12,13 +12,14 @@ import java.util.Map;
 
 /**
  * Finds the one sentence worth showing for a failure. Runners wrap the real problem several times
- * ("Job execution failed" → "Recovery is suppressed" → UserCodeException → the DoFn's exception), so:
+ * ("Job execution failed" → "Recovery is suppressed" → UserCodeException → the DoFn's exception),
+ * so:
  *
  * <ol>
  *   <li>the message of our own exception types (bad definition, bad record, CLI error) wherever it
  *       sits in the cause chain;
- *   <li>else the innermost exception thrown by FileTables code, which says which file or row
- *       failed (a library's exception below it rarely does);
+ *   <li>else the innermost exception thrown by FileTables code, which says which file or row failed
+ *       (a library's exception below it rarely does);
  *   <li>else the innermost cause, with its type when the message needs it.
  * </ol>
  */
@@ -58,6 +59,7 @@ final class ErrorMessages {
     StackTraceElement[] trace = t.getStackTrace();
     return trace.length > 0 && trace[0].getClassName().startsWith(OUR_PACKAGE);
   }
+
   private static String describeKnown(Throwable t) {
     if (t instanceof CliException
         || t instanceof TableDefinitionException

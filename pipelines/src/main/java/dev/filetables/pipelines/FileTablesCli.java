@@ -14,14 +14,15 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code filetables} command line, one front for every command: {@code run}, {@code query},
- * {@code demo}, {@code compact}, {@code publish-leftovers}, {@code bench}, {@code job},
- * {@code help}. Parsing, per-command help and usage errors are picocli's; each command is a class
- * with its options as fields.
+ * {@code demo}, {@code compact}, {@code publish-leftovers}, {@code bench}, {@code job}, {@code
+ * help}. Parsing, per-command help and usage errors are picocli's; each command is a class with its
+ * options as fields.
  *
- * <p>{@link #run(String[], PrintStream, PrintStream)} does everything but exit, so it can be tested;
- * results go to {@code out}, notes, progress and errors to {@code err}. A failure prints one line,
- * {@code filetables: error: <message>} (plus the stack trace with {@code --verbose}), and returns a
- * non-zero code: 2 for a command line that cannot be understood, 1 for a command that failed.
+ * <p>{@link #run(String[], PrintStream, PrintStream)} does everything but exit, so it can be
+ * tested; results go to {@code out}, notes, progress and errors to {@code err}. A failure prints
+ * one line, {@code filetables: error: <message>} (plus the stack trace with {@code --verbose}), and
+ * returns a non-zero code: 2 for a command line that cannot be understood, 1 for a command that
+ * failed.
  */
 @Command(
     name = "filetables",
@@ -106,16 +107,22 @@ public final class FileTablesCli implements Callable<Integer> {
 
   /** Runs one command; returns the process exit code. */
   public int run(String[] args, PrintStream out, PrintStream err) {
-    boolean verboseAnywhere = Arrays.asList(args).contains("--verbose") || Arrays.asList(args).contains("-v");
+    boolean verboseAnywhere =
+        Arrays.asList(args).contains("--verbose") || Arrays.asList(args).contains("-v");
     context = new CliContext(out, err, terminal, presets);
     CommandLine cli = commandLine(this);
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     cli.setParameterExceptionHandler(
-        (e, given) -> fail(CliException.usage(usageMessage(e)), CliException.USAGE, verboseAnywhere, err));
+        (e, given) ->
+            fail(CliException.usage(usageMessage(e)), CliException.USAGE, verboseAnywhere, err));
     cli.setExecutionExceptionHandler(
         (e, commandLine, parsed) ->
-            fail(e, e instanceof CliException ? ((CliException) e).exitCode() : CliException.FAILURE, verboseAnywhere, err));
+            fail(
+                e,
+                e instanceof CliException ? ((CliException) e).exitCode() : CliException.FAILURE,
+                verboseAnywhere,
+                err));
     try {
       return cli.execute(args);
     } finally {
@@ -136,7 +143,8 @@ public final class FileTablesCli implements Callable<Integer> {
 
   /** picocli's message, except for the two mistakes people make before a command. */
   private static String usageMessage(ParameterException e) {
-    if (e instanceof UnmatchedArgumentException && e.getCommandLine().getCommandSpec().parent() == null) {
+    if (e instanceof UnmatchedArgumentException
+        && e.getCommandLine().getCommandSpec().parent() == null) {
       List<String> unmatched = ((UnmatchedArgumentException) e).getUnmatched();
       String first = unmatched.isEmpty() ? "" : unmatched.get(0);
       String commands = String.join(", ", e.getCommandLine().getSubcommands().keySet());
@@ -145,7 +153,8 @@ public final class FileTablesCli implements Callable<Integer> {
           : "unknown command '" + first + "'; commands: " + commands;
     }
     boolean topLevel = e.getCommandLine().getCommandSpec().parent() == null;
-    return e.getMessage() + (topLevel ? "" : " (see 'filetables help " + e.getCommandLine().getCommandName() + "')");
+    return e.getMessage()
+        + (topLevel ? "" : " (see 'filetables help " + e.getCommandLine().getCommandName() + "')");
   }
 
   private static int fail(Throwable failure, int code, boolean verbose, PrintStream err) {

@@ -24,7 +24,11 @@ final class JobCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "<job>", description = "orders-stream")
   private String name;
 
-  @Parameters(index = "1..*", paramLabel = "--<option>=<value>", description = "the job's options (--output=DIR, --rows, --rowsPerSecond, ...) and Beam/Flink's")
+  @Parameters(
+      index = "1..*",
+      paramLabel = "--<option>=<value>",
+      description =
+          "the job's options (--output=DIR, --rows, --rowsPerSecond, ...) and Beam/Flink's")
   private List<String> args = new ArrayList<>();
 
   @Override

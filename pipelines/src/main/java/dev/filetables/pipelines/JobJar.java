@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Finds the job jar ({@code filetables-pipelines-bundled-<version>.jar}, built by {@code mvn package}
- * of the pipelines module) that a pipeline submitted to a remote Flink cluster ships to it.
+ * Finds the job jar ({@code filetables-pipelines-bundled-<version>.jar}, built by {@code mvn
+ * package} of the pipelines module) that a pipeline submitted to a remote Flink cluster ships to
+ * it.
  *
  * <p>Without {@code --filesToStage}, Beam would stage every jar of the client's class path, Flink's
  * own included: hundreds of megabytes per submission, and classes the cluster already has. The job
@@ -24,8 +25,8 @@ final class JobJar {
   private JobJar() {}
 
   /**
-   * The job jar: the jar this class was loaded from if it is the job jar (a client started from
-   * it, or {@code flink run}), else the newest one in {@code $filetables.home/pipelines/target} or
+   * The job jar: the jar this class was loaded from if it is the job jar (a client started from it,
+   * or {@code flink run}), else the newest one in {@code $filetables.home/pipelines/target} or
    * {@code ./pipelines/target}.
    */
   static Optional<Path> find() {

@@ -26,12 +26,12 @@ import org.apache.flink.api.common.JobID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
- * {@code demo --kafka [--rows N] [--output DIR] [--seed S]}: starts a Kafka broker (KRaft, loopback,
- * a child JVM), produces N realistic orders as JSON into topic {@value #TOPIC}, and streams them into
- * a dt/hour-partitioned Parquet table on an embedded Flink cluster with checkpoints, partition-time
- * commits and {@code _SUCCESS} files; once every record is in the table (the group's committed
- * offsets reach the end of the topic) it stops the job with a drained savepoint, which commits the
- * last partitions, prints what was committed and stops the broker.
+ * {@code demo --kafka [--rows N] [--output DIR] [--seed S]}: starts a Kafka broker (KRaft,
+ * loopback, a child JVM), produces N realistic orders as JSON into topic {@value #TOPIC}, and
+ * streams them into a dt/hour-partitioned Parquet table on an embedded Flink cluster with
+ * checkpoints, partition-time commits and {@code _SUCCESS} files; once every record is in the table
+ * (the group's committed offsets reach the end of the topic) it stops the job with a drained
+ * savepoint, which commits the last partitions, prints what was committed and stops the broker.
  */
 final class KafkaDemo {
   static final long DEFAULT_ROWS = 100_000;
@@ -68,11 +68,22 @@ final class KafkaDemo {
       long produceStart = System.nanoTime();
       produce(broker, source, rows, seed);
       long produceMillis = (System.nanoTime() - produceStart) / 1_000_000;
-      err.println("filetables demo --kafka: produced " + Human.count(rows) + " orders into topic '" + TOPIC + "' at "
-          + broker.bootstrapServers() + " in " + Human.duration(produceMillis) + "; streaming them into " + tableDir + " ...");
+      err.println(
+          "filetables demo --kafka: produced "
+              + Human.count(rows)
+              + " orders into topic '"
+              + TOPIC
+              + "' at "
+              + broker.bootstrapServers()
+              + " in "
+              + Human.duration(produceMillis)
+              + "; streaming them into "
+              + tableDir
+              + " ...");
 
       long jobStart = System.nanoTime();
-      try (LocalFlinkCluster cluster = LocalFlinkCluster.start(work.resolve("flink"), PARALLELISM)) {
+      try (LocalFlinkCluster cluster =
+          LocalFlinkCluster.start(work.resolve("flink"), PARALLELISM)) {
         FlinkPipelineOptions options = cluster.options("kafka-demo-" + System.currentTimeMillis());
         options.setParallelism(PARALLELISM);
         options.setCheckpointingInterval(CHECKPOINT_MILLIS);
@@ -93,9 +104,15 @@ final class KafkaDemo {
           long offsets = committedOffsets(broker);
           // reading the table competes with the job: only once every record has been read
           long visible = offsets >= rows ? TableContents.scan(sink).rowCount() : 0;
-          String progress = "  " + Human.count(offsets) + " of " + Human.count(rows) + " records read (committed offsets), "
-              + (offsets >= rows ? Human.count(visible) + " rows visible in the table, " : "")
-              + successFiles(tableDir).size() + " partition(s) committed (_SUCCESS)";
+          String progress =
+              "  "
+                  + Human.count(offsets)
+                  + " of "
+                  + Human.count(rows)
+                  + " records read (committed offsets), "
+                  + (offsets >= rows ? Human.count(visible) + " rows visible in the table, " : "")
+                  + successFiles(tableDir).size()
+                  + " partition(s) committed (_SUCCESS)";
           if (!progress.equals(last)) {
             err.println(progress);
             last = progress;
@@ -107,39 +124,88 @@ final class KafkaDemo {
             throw new CliException("the Kafka demo job ended early: " + cluster.status(job));
           }
           if (System.nanoTime() > deadline) {
-            throw new CliException("the Kafka demo job did not write every record within " + TIMEOUT);
+            throw new CliException(
+                "the Kafka demo job did not write every record within " + TIMEOUT);
           }
           Thread.sleep(2000);
         }
-        err.println("filetables demo --kafka: every record is in the table; stopping the job with a drained savepoint"
-            + " (the watermark reaches the end, the last partitions commit) ...");
+        err.println(
+            "filetables demo --kafka: every record is in the table; stopping the job with a drained savepoint"
+                + " (the watermark reaches the end, the last partitions commit) ...");
         String savepoint = cluster.drainWithSavepoint(job);
         cluster.awaitTermination(job, Duration.ofSeconds(300));
         if (cluster.status(job) == org.apache.flink.api.common.JobStatus.FINISHED) {
-          PublishLeftoversCommand.afterJob(sink, writeUuid, org.apache.beam.sdk.PipelineResult.State.DONE, err);
+          PublishLeftoversCommand.afterJob(
+              sink, writeUuid, org.apache.beam.sdk.PipelineResult.State.DONE, err);
         }
         long jobMillis = (System.nanoTime() - jobStart) / 1_000_000;
 
         TableContents contents = TableContents.scan(sink);
         List<String> committed = successFiles(tableDir);
         PrintStream out = context.out();
-        out.println("FileTables demo --kafka: Kafka topic -> Parquet table, partition-time commits");
-        out.println("  topic       " + TOPIC + " (" + KAFKA_PARTITIONS + " partitions) at " + broker.bootstrapServers() + ", group " + GROUP);
-        out.println("  produced    " + Human.count(rows) + " orders (JSON) in " + Human.duration(produceMillis));
-        out.println("  table       " + tableDir + "  (Parquet, PARTITIONED BY dt, hour from order_ts)");
-        out.println("  runner      embedded Flink cluster, parallelism " + PARALLELISM + ", checkpoints every " + CHECKPOINT_MILLIS / 1000 + " s");
-        out.println("  rows        " + Human.count(contents.rowCount()) + (contents.rowCount() == rows ? " (every record once)" : " (expected " + Human.count(rows) + ")"));
-        out.println("  files       " + Human.count(contents.files().size()) + " (" + Human.bytes(contents.bytes()) + ")");
-        out.println("  committed   " + committed.size() + " partitions with _SUCCESS, e.g. " + String.join(", ", committed.subList(0, Math.min(3, committed.size()))));
-        out.println("  offsets     " + Human.count(committedOffsets(broker)) + " committed to Kafka with checkpoints");
-        out.println("  elapsed     " + Human.duration(jobMillis) + " (job), " + Human.rate(contents.rowCount(), jobMillis) + " rows/s");
+        out.println(
+            "FileTables demo --kafka: Kafka topic -> Parquet table, partition-time commits");
+        out.println(
+            "  topic       "
+                + TOPIC
+                + " ("
+                + KAFKA_PARTITIONS
+                + " partitions) at "
+                + broker.bootstrapServers()
+                + ", group "
+                + GROUP);
+        out.println(
+            "  produced    "
+                + Human.count(rows)
+                + " orders (JSON) in "
+                + Human.duration(produceMillis));
+        out.println(
+            "  table       " + tableDir + "  (Parquet, PARTITIONED BY dt, hour from order_ts)");
+        out.println(
+            "  runner      embedded Flink cluster, parallelism "
+                + PARALLELISM
+                + ", checkpoints every "
+                + CHECKPOINT_MILLIS / 1000
+                + " s");
+        out.println(
+            "  rows        "
+                + Human.count(contents.rowCount())
+                + (contents.rowCount() == rows
+                    ? " (every record once)"
+                    : " (expected " + Human.count(rows) + ")"));
+        out.println(
+            "  files       "
+                + Human.count(contents.files().size())
+                + " ("
+                + Human.bytes(contents.bytes())
+                + ")");
+        out.println(
+            "  committed   "
+                + committed.size()
+                + " partitions with _SUCCESS, e.g. "
+                + String.join(", ", committed.subList(0, Math.min(3, committed.size()))));
+        out.println(
+            "  offsets     "
+                + Human.count(committedOffsets(broker))
+                + " committed to Kafka with checkpoints");
+        out.println(
+            "  elapsed     "
+                + Human.duration(jobMillis)
+                + " (job), "
+                + Human.rate(contents.rowCount(), jobMillis)
+                + " rows/s");
         out.println("  savepoint   " + savepoint);
         out.println("  DDL         " + sourceDdl + " (Kafka source), " + sinkDdl + " (table)");
         out.println("Query it next, e.g.:");
-        out.println("  " + System.getProperty("filetables.launcher", "bin/filetables") + " query " + sinkDdl
-            + " --where \"dt='2020-05-20' AND hour='12'\" --limit 5");
+        out.println(
+            "  "
+                + System.getProperty("filetables.launcher", "bin/filetables")
+                + " query "
+                + sinkDdl
+                + " --where \"dt='2020-05-20' AND hour='12'\" --limit 5");
         if (contents.rowCount() != rows) {
-          throw new CliException("the table holds " + contents.rowCount() + " rows, not the " + rows + " produced");
+          throw new CliException(
+              "the table holds " + contents.rowCount() + " rows, not the " + rows + " produced");
         }
       }
     }
@@ -191,7 +257,8 @@ final class KafkaDemo {
         "");
   }
 
-  private static void produce(LocalKafkaBroker broker, KafkaTableSpec source, long rows, long seed) {
+  private static void produce(
+      LocalKafkaBroker broker, KafkaTableSpec source, long rows, long seed) {
     Schema schema = source.schema();
     RecordEncoder encoder = RecordEncoder.of(source.format(), schema);
     try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
@@ -223,7 +290,8 @@ final class KafkaDemo {
       return found;
     }
     try (Stream<Path> paths = Files.walk(tableDir)) {
-      paths.filter(p -> p.getFileName().toString().equals("_SUCCESS"))
+      paths
+          .filter(p -> p.getFileName().toString().equals("_SUCCESS"))
           .forEach(p -> found.add(tableDir.relativize(p.getParent()).toString()));
     }
     found.sort(null);

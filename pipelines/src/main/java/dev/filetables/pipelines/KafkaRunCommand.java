@@ -18,9 +18,9 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.StreamingOptions;
 
 /**
- * {@code run --from <kafka.sql> --to <table.sql>}: streams a Kafka table into a file table until the
- * job is stopped (Ctrl-C, or cancel / stop-with-savepoint on a cluster). Sink columns are matched by
- * name as for file sources; partition columns the sink derives ({@code
+ * {@code run --from <kafka.sql> --to <table.sql>}: streams a Kafka table into a file table until
+ * the job is stopped (Ctrl-C, or cancel / stop-with-savepoint on a cluster). Sink columns are
+ * matched by name as for file sources; partition columns the sink derives ({@code
  * sink.partition-derive.time-column}) need no source column.
  *
  * <p>On the Flink runner checkpointing is required (files become visible and offsets are committed
@@ -33,23 +33,37 @@ final class KafkaRunCommand {
 
   private KafkaRunCommand() {}
 
-  static int run(String from, String to, RunnerArgs runner, List<String> pipelineArgs, CliContext context)
+  static int run(
+      String from, String to, RunnerArgs runner, List<String> pipelineArgs, CliContext context)
       throws Exception {
     KafkaTableSpec source = TableFiles.loadKafka(from);
     TableSpec sink = TableFiles.load(to);
     ColumnMatch columns = ColumnMatch.between(source.name(), source.schema(), sink);
     if (!columns.dropped().isEmpty()) {
       context.note(
-          "not copying source columns " + String.join(", ", columns.dropped()) + ": the sink definition " + to
+          "not copying source columns "
+              + String.join(", ", columns.dropped())
+              + ": the sink definition "
+              + to
               + " does not declare them");
     }
 
-    List<String> args = new ArrayList<>(RunnerOptions.effectiveArgs(runner, "run", pipelineArgs, context.presets()));
+    List<String> args =
+        new ArrayList<>(
+            RunnerOptions.effectiveArgs(runner, "run", pipelineArgs, context.presets()));
     args.add("--streaming=true");
-    boolean flink = args.stream().anyMatch(a -> a.equals("--runner=" + RunnerOptions.FLINK) || a.equals("--runner=org.apache.beam.runners.flink.FlinkRunner"));
+    boolean flink =
+        args.stream()
+            .anyMatch(
+                a ->
+                    a.equals("--runner=" + RunnerOptions.FLINK)
+                        || a.equals("--runner=org.apache.beam.runners.flink.FlinkRunner"));
     if (flink && args.stream().noneMatch(a -> a.startsWith("--checkpointingInterval="))) {
       args.add("--checkpointingInterval=" + DEFAULT_CHECKPOINT_MILLIS);
-      context.note("checkpointing every " + DEFAULT_CHECKPOINT_MILLIS / 1000 + " s (set --checkpointingInterval=<ms> to change)");
+      context.note(
+          "checkpointing every "
+              + DEFAULT_CHECKPOINT_MILLIS / 1000
+              + " s (set --checkpointingInterval=<ms> to change)");
     }
     PipelineOptions options = RunnerOptions.create(args);
     options.as(StreamingOptions.class).setStreaming(true);
@@ -65,15 +79,30 @@ final class KafkaRunCommand {
 
     Path sinkRoot = sink.options().rootPath().toAbsolutePath().normalize();
     context.note(
-        "streaming Kafka topic " + String.join(";", source.topics()) + " at " + source.bootstrapServers()
-            + " (" + source.startupMode().value() + ", group " + source.groupId().orElse("none: offsets not committed")
-            + ") into " + sink.name() + " (" + sinkRoot + ") on " + RunnerOptions.describe(options)
+        "streaming Kafka topic "
+            + String.join(";", source.topics())
+            + " at "
+            + source.bootstrapServers()
+            + " ("
+            + source.startupMode().value()
+            + ", group "
+            + source.groupId().orElse("none: offsets not committed")
+            + ") into "
+            + sink.name()
+            + " ("
+            + sinkRoot
+            + ") on "
+            + RunnerOptions.describe(options)
             + "; it runs until stopped (Ctrl-C)");
     PipelineResult result = pipeline.run();
     boolean detached = flink && !options.as(FlinkPipelineOptions.class).getAttachedMode();
     if (detached) {
-      context.out().println("submitted the Kafka job to " + options.as(FlinkPipelineOptions.class).getFlinkMaster()
-          + " (detached); watch and stop it with Flink's REST API or web UI");
+      context
+          .out()
+          .println(
+              "submitted the Kafka job to "
+                  + options.as(FlinkPipelineOptions.class).getFlinkMaster()
+                  + " (detached); watch and stop it with Flink's REST API or web UI");
       return 0;
     }
     PipelineResult.State state = result.waitUntilFinish();
@@ -82,14 +111,21 @@ final class KafkaRunCommand {
     return state == PipelineResult.State.DONE ? 0 : CliException.FAILURE;
   }
 
-  /** A streaming run never ends on its own: the dead-letter table's DDL is written before it starts. */
+  /**
+   * A streaming run never ends on its own: the dead-letter table's DDL is written before it starts.
+   */
   private static void writeDeadLetterDdl(KafkaTableSpec source, Path root, CliContext context) {
     Path ddl = root.resolve(BadDataSummary.DDL_FILE);
     try {
       Files.createDirectories(root);
       Files.writeString(ddl, DeadLetterTable.ddlOf(DeadLetterTable.forSource(source.name(), root)));
-      context.note("bad records of " + source.name() + " go to the dead-letter table " + root
-          + "; query it with: bin/filetables query " + ddl);
+      context.note(
+          "bad records of "
+              + source.name()
+              + " go to the dead-letter table "
+              + root
+              + "; query it with: bin/filetables query "
+              + ddl);
     } catch (IOException e) {
       context.note("could not write " + ddl + ": " + e.getMessage());
     }

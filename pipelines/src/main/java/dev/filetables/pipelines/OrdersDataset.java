@@ -11,20 +11,23 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * The demo's synthetic web-shop orders: row {@code i} of {@code n} is a pure function of
- * {@code (i, n, seed)}, so any worker can generate any slice and the data set is the same on every
- * runner and parallelism.
+ * The demo's synthetic web-shop orders: row {@code i} of {@code n} is a pure function of {@code (i,
+ * n, seed)}, so any worker can generate any slice and the data set is the same on every runner and
+ * parallelism.
  *
  * <p>Orders spread over two days from {@link #START} following a daily curve (quiet nights, evening
- * peak), so every one of the 48 {@code dt/hour} partitions gets rows but not equally many; order ids
- * grow with time. Customers are skewed (a few buy often), cheap products sell more, prices are in the
- * country's currency, and late orders are less far along (CREATED/PAID rather than DELIVERED). About
- * 1% of orders have no customer (guest checkout), 0.5% no country and 0.2% no quantity.
+ * peak), so every one of the 48 {@code dt/hour} partitions gets rows but not equally many; order
+ * ids grow with time. Customers are skewed (a few buy often), cheap products sell more, prices are
+ * in the country's currency, and late orders are less far along (CREATED/PAID rather than
+ * DELIVERED). About 1% of orders have no customer (guest checkout), 0.5% no country and 0.2% no
+ * quantity.
  */
 public final class OrdersDataset {
   public static final String TABLE_NAME = "orders";
 
-  /** First instant of the data: 2020-05-20 00:00 (the README's example partition is 2020-05-20/12). */
+  /**
+   * First instant of the data: 2020-05-20 00:00 (the README's example partition is 2020-05-20/12).
+   */
   public static final LocalDateTime START = LocalDateTime.of(2020, 5, 20, 0, 0);
 
   public static final int DAYS = 2;
@@ -46,7 +49,9 @@ public final class OrdersDataset {
           .addNullableField("hour", FieldType.STRING)
           .build();
 
-  /** Orders per hour of the day, relative (a European shop: quiet at night, peak in the evening). */
+  /**
+   * Orders per hour of the day, relative (a European shop: quiet at night, peak in the evening).
+   */
   private static final double[] HOURLY_WEIGHT = {
     3, 2, 1.5, 1, 1, 1.5, 2.5, 4, 5, 5.5, 6, 6.5, 7, 6.5, 6, 6, 6.5, 7, 8, 9, 9.5, 8.5, 6.5, 4.5
   };
@@ -90,20 +95,26 @@ public final class OrdersDataset {
   /** Popularity: cheaper products sell more (weight ∝ 1/√price). */
   private static final double[] PRODUCT_CUMULATIVE = productWeights();
 
-  private static final String[] COUNTRIES = {"DE", "US", "FR", "GB", "IT", "ES", "NL", "PL", "SE", "CH", "JP"};
-  private static final double[] COUNTRY_CUMULATIVE = cumulative(22, 20, 14, 12, 7, 7, 6, 4, 3, 3, 2);
-  private static final String[] CURRENCIES = {"EUR", "USD", "EUR", "GBP", "EUR", "EUR", "EUR", "PLN", "SEK", "CHF", "JPY"};
+  private static final String[] COUNTRIES = {
+    "DE", "US", "FR", "GB", "IT", "ES", "NL", "PL", "SE", "CH", "JP"
+  };
+  private static final double[] COUNTRY_CUMULATIVE =
+      cumulative(22, 20, 14, 12, 7, 7, 6, 4, 3, 3, 2);
+  private static final String[] CURRENCIES = {
+    "EUR", "USD", "EUR", "GBP", "EUR", "EUR", "EUR", "PLN", "SEK", "CHF", "JPY"
+  };
   private static final double[] EUR_RATE = {1, 1.08, 1, 0.86, 1, 1, 1, 4.3, 11.5, 0.96, 168};
 
-  private static final double[] QUANTITY_CUMULATIVE = cumulative(60, 22, 9, 5, 2.5, 0.5, 0.4, 0.3, 0.2, 0.1);
+  private static final double[] QUANTITY_CUMULATIVE =
+      cumulative(60, 22, 9, 5, 2.5, 0.5, 0.4, 0.3, 0.2, 0.1);
 
   private static final long HOUR_MILLIS = 3_600_000L;
   private static final DateTimeFormatter DT = DateTimeFormatter.ofPattern("yyyy-MM-dd");
   private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("HH");
 
   /**
-   * The DDL lines of the order columns (without partition columns), shared by every demo table
-   * of orders so their schemas cannot drift apart.
+   * The DDL lines of the order columns (without partition columns), shared by every demo table of
+   * orders so their schemas cannot drift apart.
    */
   static final String ORDER_COLUMNS =
       String.join(
@@ -189,7 +200,9 @@ public final class OrdersDataset {
     return Math.min(millis, DAYS * 24 * HOUR_MILLIS - 1);
   }
 
-  /** Orders move on with age: CREATED → PAID → SHIPPED → DELIVERED; a few are cancelled or returned. */
+  /**
+   * Orders move on with age: CREATED → PAID → SHIPPED → DELIVERED; a few are cancelled or returned.
+   */
   private static String status(long offsetMillis, SplittableRandom random) {
     double r = random.nextDouble();
     if (r < 0.03) {

@@ -21,11 +21,12 @@ import org.apache.beam.sdk.options.Validation;
 
 /**
  * The streaming job a Flink cluster runs: synthetic orders from a replayable unbounded source
- * ({@link OrdersSource}) into a {@code dt}/{@code hour}-partitioned table with {@code partition-time}
- * commit and {@code _SUCCESS} files. A plain Beam main class, so it runs the way Beam users run
- * jobs: {@code flink run -c dev.filetables.pipelines.OrdersStreamJob <job jar> --output=...}, or from
- * {@code bin/filetables job orders-stream --preset=flink-cluster --output=...}, or from any JVM with
- * {@code --runner=FlinkRunner --flinkMaster=host:port} (the job jar is staged by itself).
+ * ({@link OrdersSource}) into a {@code dt}/{@code hour}-partitioned table with {@code
+ * partition-time} commit and {@code _SUCCESS} files. A plain Beam main class, so it runs the way
+ * Beam users run jobs: {@code flink run -c dev.filetables.pipelines.OrdersStreamJob <job jar>
+ * --output=...}, or from {@code bin/filetables job orders-stream --preset=flink-cluster
+ * --output=...}, or from any JVM with {@code --runner=FlinkRunner --flinkMaster=host:port} (the job
+ * jar is staged by itself).
  *
  * <p>{@code --preset=<name>} loads {@code runner-configs/<name>.args} first (explicit options win).
  * Unless told otherwise it checkpoints every 10 s (exactly once) and, with {@code --rows}, finishes
@@ -37,7 +38,8 @@ import org.apache.beam.sdk.options.Validation;
  * <p>Restore: submit the same command with {@code --savepointPath=<savepoint>}; the transform names
  * ({@value #READ_NAME}, {@value #WRITE_NAME}) are the operator uids Beam derives, keep them when
  * changing the job. With a savepoint path the source works around apache/beam#31313 (see {@link
- * OrdersSource#restoring}); that needs the same {@code --sourceId} and parallelism as the first job.
+ * OrdersSource#restoring}); that needs the same {@code --sourceId} and parallelism as the first
+ * job.
  */
 public final class OrdersStreamJob {
   static final String READ_NAME = "ReadOrders";
@@ -118,7 +120,10 @@ public final class OrdersStreamJob {
     run(args);
   }
 
-  /** Runs the job (waits for it when attached or in this JVM); {@code bin/filetables job orders-stream}. */
+  /**
+   * Runs the job (waits for it when attached or in this JVM); {@code bin/filetables job
+   * orders-stream}.
+   */
   static void run(String... args) throws Exception {
     Options options = options(args);
     RunnerOptions.stageJobJarOnRemoteCluster(options);
@@ -132,9 +137,16 @@ public final class OrdersStreamJob {
       PublishLeftoversCommand.afterJob(table(options), options.getWriteUuid(), state, System.err);
     } else {
       System.err.println(
-          "orders-stream: submitted job '" + options.getJobName() + "' to " + options.getFlinkMaster()
-              + " (write " + options.getWriteUuid() + "; once it has ended: bin/filetables publish-leftovers"
-              + " <table.sql> --write-uuid " + options.getWriteUuid() + ")");
+          "orders-stream: submitted job '"
+              + options.getJobName()
+              + "' to "
+              + options.getFlinkMaster()
+              + " (write "
+              + options.getWriteUuid()
+              + "; once it has ended: bin/filetables publish-leftovers"
+              + " <table.sql> --write-uuid "
+              + options.getWriteUuid()
+              + ")");
     }
   }
 
@@ -195,8 +207,8 @@ public final class OrdersStreamJob {
   }
 
   /**
-   * The orders table: hourly partitions committed with a success file once the watermark passes them
-   * (or, with {@code process-time}, once files are published).
+   * The orders table: hourly partitions committed with a success file once the watermark passes
+   * them (or, with {@code process-time}, once files are published).
    */
   public static TableSpec table(Options options) {
     Map<String, String> tableOptions = new LinkedHashMap<>();
@@ -206,7 +218,8 @@ public final class OrdersStreamJob {
     tableOptions.put(TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00");
     tableOptions.put(TableOptions.COMMIT_TRIGGER, options.getCommitTrigger());
     tableOptions.put(
-        TableOptions.COMMIT_DELAY, "partition-time".equals(options.getCommitTrigger()) ? "1 h" : "0 s");
+        TableOptions.COMMIT_DELAY,
+        "partition-time".equals(options.getCommitTrigger()) ? "1 h" : "0 s");
     tableOptions.put(TableOptions.COMMIT_POLICY_KIND, "success-file");
     if (options.getAutoCompaction()) {
       tableOptions.put(TableOptions.AUTO_COMPACTION, "true");

@@ -9,7 +9,11 @@ import org.apache.beam.sdk.PipelineResult;
 final class PipelineRun {
   final PipelineResult result;
   final long elapsedMillis;
-  /** True if the pipeline ended by itself ({@code DONE}), false if it was cancelled after {@code stopAfter}. */
+
+  /**
+   * True if the pipeline ended by itself ({@code DONE}), false if it was cancelled after {@code
+   * stopAfter}.
+   */
   final boolean finishedByItself;
 
   private PipelineRun(PipelineResult result, long elapsedMillis, boolean finishedByItself) {
@@ -24,7 +28,8 @@ final class PipelineRun {
    * @param runId the {@link RowCounter} run whose rows the progress line shows
    * @param sinkRoot the directory whose files the progress line counts, if any
    */
-  static PipelineRun execute(Pipeline pipeline, CliContext context, String runId, Optional<Path> sinkRoot)
+  static PipelineRun execute(
+      Pipeline pipeline, CliContext context, String runId, Optional<Path> sinkRoot)
       throws Exception {
     return execute(pipeline, context, runId, sinkRoot, Optional.empty());
   }

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * A one-line progress display for long jobs on a terminal: every second it rewrites (with {@code \r})
- * a line such as {@code 412,000 rows, 37 files (12 in progress), 8.0 s}.
+ * A one-line progress display for long jobs on a terminal: every second it rewrites (with {@code
+ * \r}) a line such as {@code 412,000 rows, 37 files (12 in progress), 8.0 s}.
  *
  * <p>Rows come from {@link RowCounter}; files are counted by walking the sink directory: visible
  * data files plus hidden in-progress part files. Does nothing unless started on a terminal.

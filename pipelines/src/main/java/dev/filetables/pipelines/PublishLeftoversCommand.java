@@ -1,17 +1,17 @@
 package dev.filetables.pipelines;
 
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.PublishedLeftovers;
 import dev.filetables.transforms.sink.compact.EndOfInputIntents.RecoveredPartition;
 import java.io.PrintStream;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.apache.beam.sdk.PipelineResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code publish-leftovers <table.sql> [--write-uuid <uuid>] [--dry-run]}: the post-job publish of
@@ -32,10 +32,17 @@ import org.apache.beam.sdk.PipelineResult;
 final class PublishLeftoversCommand implements Callable<Integer> {
   @ParentCommand private FileTablesCli cli;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "<table.sql>", description = "the table's definition")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "<table.sql>",
+      description = "the table's definition")
   private String tableFile;
 
-  @Option(names = "--write-uuid", paramLabel = "<uuid>", description = "only this write (default: every write with intents)")
+  @Option(
+      names = "--write-uuid",
+      paramLabel = "<uuid>",
+      description = "only this write (default: every write with intents)")
   private String writeUuidText;
 
   @Option(names = "--dry-run", description = "only report what would be published")
@@ -71,15 +78,19 @@ final class PublishLeftoversCommand implements Callable<Integer> {
    * has no end of input. Harmless on runners that never leave anything (Direct).
    */
   static void afterJob(
-      TableSpec table, String writeUuid, PipelineResult.State state, PrintStream out) throws Exception {
+      TableSpec table, String writeUuid, PipelineResult.State state, PrintStream out)
+      throws Exception {
     if (state != PipelineResult.State.DONE) {
       return;
     }
     PublishedLeftovers result = FileTableIO.finishWrite(table, writeUuid);
     if (!result.isEmpty()) {
       out.println(
-          "the job's final checkpoint did not publish everything; " + result.summary()
-              + " (write " + writeUuid + ")");
+          "the job's final checkpoint did not publish everything; "
+              + result.summary()
+              + " (write "
+              + writeUuid
+              + ")");
     }
   }
 }

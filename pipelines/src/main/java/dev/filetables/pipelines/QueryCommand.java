@@ -1,12 +1,5 @@
 package dev.filetables.pipelines;
 
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Unmatched;
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
@@ -22,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.Coder;
@@ -38,14 +32,20 @@ import org.apache.beam.sdk.transforms.Top;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code query <table.sql> [--where ...] [--format jsonl|csv] [--limit N]}: prints a table's rows.
  *
  * <p>The read runs on the chosen runner; each row becomes a line of display strings written to a
  * temporary directory (the Beam {@code --tempLocation} when set), which the CLI reads back, sorts
- * (by all columns: see {@link CellOrder}) and prints. With {@code --limit N} the pipeline itself keeps
- * only the first N rows in that order, so a small sample of a big table stays cheap.
+ * (by all columns: see {@link CellOrder}) and prints. With {@code --limit N} the pipeline itself
+ * keeps only the first N rows in that order, so a small sample of a big table stays cheap.
  */
 @Command(
     name = "query",
@@ -55,7 +55,10 @@ import org.apache.beam.sdk.values.TypeDescriptors;
           + " jsonl (default) = one JSON object per line; csv = header + RFC 4180 rows."
     })
 final class QueryCommand implements Callable<Integer> {
-  /** Above this many bytes of results, rows print in arrival order instead of being sorted in memory. */
+  /**
+   * Above this many bytes of results, rows print in arrival order instead of being sorted in
+   * memory.
+   */
   static final long SORT_IN_MEMORY_LIMIT = 64L << 20;
 
   /** Largest --limit kept by the pipeline's Top (which holds the N rows in memory per worker). */
@@ -66,16 +69,29 @@ final class QueryCommand implements Callable<Integer> {
 
   @ParentCommand private FileTablesCli cli;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "<table.sql>", description = "the table's definition")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "<table.sql>",
+      description = "the table's definition")
   private String tableFile;
 
-  @Option(names = "--where", paramLabel = "<predicate>", description = "only partitions matching it, e.g. \"dt='2020-05-20' AND hour='12'\"")
+  @Option(
+      names = "--where",
+      paramLabel = "<predicate>",
+      description = "only partitions matching it, e.g. \"dt='2020-05-20' AND hour='12'\"")
   private String whereText;
 
-  @Option(names = "--format", paramLabel = "jsonl|csv", description = "output format (default: jsonl)")
+  @Option(
+      names = "--format",
+      paramLabel = "jsonl|csv",
+      description = "output format (default: jsonl)")
   private String formatText = "jsonl";
 
-  @Option(names = "--limit", paramLabel = "<N>", description = "at most N rows (the first N in sorted order)")
+  @Option(
+      names = "--limit",
+      paramLabel = "<N>",
+      description = "at most N rows (the first N in sorted order)")
   private String limitText;
 
   @Mixin private RunnerArgs runner;
@@ -110,7 +126,8 @@ final class QueryCommand implements Callable<Integer> {
     PrintStream out = context.out();
 
     PipelineOptions options =
-        RunnerOptions.create(RunnerOptions.effectiveArgs(runner, "query", pipelineArgs, context.presets()));
+        RunnerOptions.create(
+            RunnerOptions.effectiveArgs(runner, "query", pipelineArgs, context.presets()));
     Path results = Files.createTempDirectory(tempParent(options), "filetables-query-");
     try {
       Pipeline pipeline = Pipeline.create(options);
@@ -136,7 +153,9 @@ final class QueryCommand implements Callable<Integer> {
       }
       cells
           .apply("Encode", MapElements.into(TypeDescriptors.strings()).via(CellsLine::encode))
-          .apply("WriteResults", TextIO.write().to(results.resolve("rows").toString()).withSuffix(".json"));
+          .apply(
+              "WriteResults",
+              TextIO.write().to(results.resolve("rows").toString()).withSuffix(".json"));
       PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.empty());
       BadDataSummary.report(run.result, table, context);
 
@@ -162,7 +181,8 @@ final class QueryCommand implements Callable<Integer> {
           out.print(format.record(names, types, row) + format.lineSeparator());
         }
       } else {
-        context.note("printing rows unsorted: the result is too large to sort in memory (use --limit N for the first N rows in order)");
+        context.note(
+            "printing rows unsorted: the result is too large to sort in memory (use --limit N for the first N rows in order)");
         outer:
         for (Path f : files) {
           try (BufferedReader reader = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
@@ -170,7 +190,8 @@ final class QueryCommand implements Callable<Integer> {
               if (printed++ >= max || out.checkError()) {
                 break outer;
               }
-              out.print(format.record(names, types, CellsLine.decode(line)) + format.lineSeparator());
+              out.print(
+                  format.record(names, types, CellsLine.decode(line)) + format.lineSeparator());
             }
           }
         }
@@ -182,13 +203,17 @@ final class QueryCommand implements Callable<Integer> {
     }
   }
 
-  /** Where result files go: Beam's {@code --tempLocation} if it is a local directory, else java.io.tmpdir. */
+  /**
+   * Where result files go: Beam's {@code --tempLocation} if it is a local directory, else
+   * java.io.tmpdir.
+   */
   private static Path tempParent(PipelineOptions options) throws IOException {
     String location = options.getTempLocation();
     if (location == null || location.isBlank()) {
       return Path.of(System.getProperty("java.io.tmpdir"));
     }
-    Path parent = location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
+    Path parent =
+        location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
     Files.createDirectories(parent);
     return parent;
   }

@@ -16,7 +16,8 @@ import org.joda.time.Instant;
  * The display form of a row: one string per column, null for SQL NULL.
  *
  * <p>Values print the way Flink SQL shows them: {@code TIMESTAMP(3)} as {@code 2020-05-20
- * 12:00:00.000}, {@code TIMESTAMP_LTZ(3)} the same in UTC with a {@code Z}, DECIMAL without exponent.
+ * 12:00:00.000}, {@code TIMESTAMP_LTZ(3)} the same in UTC with a {@code Z}, DECIMAL without
+ * exponent.
  */
 public final class RowCells {
   private static final DateTimeFormatter TIMESTAMP =

@@ -13,9 +13,9 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Counts rows flowing through a pipeline, twice: in a JVM-wide counter the CLI's progress line reads
- * while the job runs (seen only when the runner executes in this JVM: Direct and embedded Flink), and
- * in a Beam metric that every runner reports at the end.
+ * Counts rows flowing through a pipeline, twice: in a JVM-wide counter the CLI's progress line
+ * reads while the job runs (seen only when the runner executes in this JVM: Direct and embedded
+ * Flink), and in a Beam metric that every runner reports at the end.
  */
 public final class RowCounter extends PTransform<PCollection<Row>, PCollection<Row>> {
   private static final long serialVersionUID = 1L;

@@ -1,32 +1,30 @@
 package dev.filetables.pipelines;
 
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Unmatched;
+import dev.filetables.io.table.Durations;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.nio.file.Path;
-import dev.filetables.io.table.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.Row;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 
 /**
- * {@code run --from <source.sql> --to <sink.sql> [--where ...]}: copies a table into another; a Kafka
- * source table ({@code 'connector' = 'kafka'}) streams into the sink until stopped ({@link
+ * {@code run --from <source.sql> --to <sink.sql> [--where ...]}: copies a table into another; a
+ * Kafka source table ({@code 'connector' = 'kafka'}) streams into the sink until stopped ({@link
  * KafkaRunCommand}).
  */
 @Command(
@@ -43,21 +41,32 @@ import org.apache.beam.sdk.values.Row;
           + " (--savepointPath=...)."
     })
 final class RunCommand implements Callable<Integer> {
-  /** Checkpoint interval of a watched run on Flink unless given: sink files appear at checkpoints. */
+  /**
+   * Checkpoint interval of a watched run on Flink unless given: sink files appear at checkpoints.
+   */
   static final long DEFAULT_WATCH_CHECKPOINT_MILLIS = 10_000;
 
   @ParentCommand private FileTablesCli cli;
 
-  @Option(names = "--from", paramLabel = "<source.sql>", description = "the source table's definition")
+  @Option(
+      names = "--from",
+      paramLabel = "<source.sql>",
+      description = "the source table's definition")
   private String fromFile;
 
   @Option(names = "--to", paramLabel = "<sink.sql>", description = "the sink table's definition")
   private String toFile;
 
-  @Option(names = "--where", paramLabel = "<predicate>", description = "only source partitions matching it")
+  @Option(
+      names = "--where",
+      paramLabel = "<predicate>",
+      description = "only source partitions matching it")
   private String whereText;
 
-  @Option(names = "--stop-after", paramLabel = "<duration>", description = "stop a watched run after this long, e.g. \"10 min\"")
+  @Option(
+      names = "--stop-after",
+      paramLabel = "<duration>",
+      description = "stop a watched run after this long, e.g. \"10 min\"")
   private String stopAfterText;
 
   @Mixin private RunnerArgs runner;
@@ -80,13 +89,13 @@ final class RunCommand implements Callable<Integer> {
 
   /**
    * A watched source makes the pipeline unbounded: on Flink the streaming sink publishes files at
-   * checkpoints, so checkpointing must be on (10 s unless {@code --checkpointingInterval} is given),
-   * and the watcher's watermark reaches the sink (partition-time commits, event-time windows) only
-   * when each checkpoint closes the bundle: Beam 2.62's Flink runner emits an operator's watermark
-   * only with no bundle open, and the polling watcher always has one ({@code WatchedRead}). So
-   * {@code --finishBundleBeforeCheckpointing=true} unless given (the streaming sink closes its
-   * segments in {@code @FinishBundle}, which then runs right before each snapshot; the
-   * failure suite runs with it).
+   * checkpoints, so checkpointing must be on (10 s unless {@code --checkpointingInterval} is
+   * given), and the watcher's watermark reaches the sink (partition-time commits, event-time
+   * windows) only when each checkpoint closes the bundle: Beam 2.62's Flink runner emits an
+   * operator's watermark only with no bundle open, and the polling watcher always has one ({@code
+   * WatchedRead}). So {@code --finishBundleBeforeCheckpointing=true} unless given (the streaming
+   * sink closes its segments in {@code @FinishBundle}, which then runs right before each snapshot;
+   * the failure suite runs with it).
    */
   static List<String> withStreamingDefaults(List<String> args) {
     Map<String, String> merged = RunnerOptions.merge(args, List.of());
@@ -95,7 +104,8 @@ final class RunCommand implements Callable<Integer> {
       merged.putIfAbsent(
           "checkpointingInterval", "--checkpointingInterval=" + DEFAULT_WATCH_CHECKPOINT_MILLIS);
       merged.putIfAbsent("streaming", "--streaming=true");
-      merged.putIfAbsent("finishBundleBeforeCheckpointing", "--finishBundleBeforeCheckpointing=true");
+      merged.putIfAbsent(
+          "finishBundleBeforeCheckpointing", "--finishBundleBeforeCheckpointing=true");
       // detached: run() returns at once, so the CLI can wait with a limit (--stop-after) and cancel
       merged.putIfAbsent("attachedMode", "--attachedMode=false");
     }
@@ -103,15 +113,17 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /**
-   * Beam 2.62 applies {@code --savepointPath} only when it submits to a remote cluster: the embedded
-   * runner would silently start from scratch, and a watched run would copy every file again.
+   * Beam 2.62 applies {@code --savepointPath} only when it submits to a remote cluster: the
+   * embedded runner would silently start from scratch, and a watched run would copy every file
+   * again.
    */
   static void refuseIgnoredSavepoint(PipelineOptions options) {
     if (!RunnerOptions.FLINK.equals(options.getRunner().getSimpleName())) {
       return;
     }
     FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
-    if (flink.getSavepointPath() != null && RunnerOptions.LOCAL_MASTER.equals(flink.getFlinkMaster())) {
+    if (flink.getSavepointPath() != null
+        && RunnerOptions.LOCAL_MASTER.equals(flink.getFlinkMaster())) {
       throw CliException.usage(
           "--savepointPath is ignored by the embedded Flink runner ([local]): the job would start from scratch;"
               + " restore on a Flink cluster (--preset=flink-cluster or --flinkMaster=host:port)");
@@ -132,7 +144,8 @@ final class RunCommand implements Callable<Integer> {
     Optional<String> where = Optional.ofNullable(whereText);
     if (TableFiles.isKafka(from)) {
       if (where.isPresent()) {
-        throw new CliException("--where selects partitions of a file table; " + from + " is a Kafka table");
+        throw new CliException(
+            "--where selects partitions of a file table; " + from + " is a Kafka table");
       }
       return KafkaRunCommand.run(from, to, runner, pipelineArgs, context);
     }
@@ -142,7 +155,11 @@ final class RunCommand implements Callable<Integer> {
     Path sinkRoot = sink.options().rootPath().toAbsolutePath().normalize();
     if (sourceRoot.startsWith(sinkRoot) || sinkRoot.startsWith(sourceRoot)) {
       throw new CliException(
-          "source and sink directories overlap (" + sourceRoot + ", " + sinkRoot + "); the copy would read its own output");
+          "source and sink directories overlap ("
+              + sourceRoot
+              + ", "
+              + sinkRoot
+              + "); the copy would read its own output");
     }
     ColumnMatch columns = ColumnMatch.between(source, sink);
     if (!columns.dropped().isEmpty()) {
@@ -184,22 +201,45 @@ final class RunCommand implements Callable<Integer> {
 
     if (watchInterval.isPresent()) {
       context.note(
-          "watching " + sourceRoot + " every " + Human.duration(watchInterval.get().toMillis())
-              + " and copying each new file to " + sink.name() + " (" + sinkRoot + ") on "
+          "watching "
+              + sourceRoot
+              + " every "
+              + Human.duration(watchInterval.get().toMillis())
+              + " and copying each new file to "
+              + sink.name()
+              + " ("
+              + sinkRoot
+              + ") on "
               + RunnerOptions.describe(options)
-              + stopAfter.map(d -> " for " + Human.duration(d.toMillis())).orElse(" until stopped (Ctrl-C)"));
-      PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot), stopAfter);
+              + stopAfter
+                  .map(d -> " for " + Human.duration(d.toMillis()))
+                  .orElse(" until stopped (Ctrl-C)"));
+      PipelineRun run =
+          PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot), stopAfter);
       if (run.finishedByItself) {
         // a watched run ends by itself only if its job was drained (stop with savepoint --drain)
         PublishLeftoversCommand.afterJob(sink, writeUuid, PipelineResult.State.DONE, context.out());
       }
-      context.out().println(
-          "stopped after " + Human.duration(run.elapsedMillis) + "; files published so far are under "
-              + sinkRoot);
+      context
+          .out()
+          .println(
+              "stopped after "
+                  + Human.duration(run.elapsedMillis)
+                  + "; files published so far are under "
+                  + sinkRoot);
       return 0;
     }
     context.note(
-        "copying " + source.name() + " (" + sourceRoot + ") to " + sink.name() + " (" + sinkRoot + ") on " + RunnerOptions.describe(options));
+        "copying "
+            + source.name()
+            + " ("
+            + sourceRoot
+            + ") to "
+            + sink.name()
+            + " ("
+            + sinkRoot
+            + ") on "
+            + RunnerOptions.describe(options));
     PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot));
     BadDataSummary.report(run.result, source, context);
     WriteSummary summary = WriteSummary.from(run.result);

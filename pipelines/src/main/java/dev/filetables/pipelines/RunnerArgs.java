@@ -8,11 +8,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Where a command's pipeline runs: {@code --runner}, {@code --preset} and every other
- * {@code --name=value}, which the command collects ({@code @Unmatched}: picocli does not take that
- * from a mixin) and which goes to Beam's {@code PipelineOptionsFactory} as is (so
- * {@code --flinkMaster=host:8081} or {@code --parallelism=4} work without the CLI knowing them;
- * Beam rejects what no runner knows, and the CLI prints that as one line).
+ * Where a command's pipeline runs: {@code --runner}, {@code --preset} and every other {@code
+ * --name=value}, which the command collects ({@code @Unmatched}: picocli does not take that from a
+ * mixin) and which goes to Beam's {@code PipelineOptionsFactory} as is (so {@code
+ * --flinkMaster=host:8081} or {@code --parallelism=4} work without the CLI knowing them; Beam
+ * rejects what no runner knows, and the CLI prints that as one line).
  */
 final class RunnerArgs {
   @Option(
@@ -24,10 +24,14 @@ final class RunnerArgs {
   @Option(
       names = "--preset",
       paramLabel = "<name>",
-      description = "pipeline options from runner-configs/<name>.args (direct, flink-local, flink-cluster); explicit options win")
+      description =
+          "pipeline options from runner-configs/<name>.args (direct, flink-local, flink-cluster); explicit options win")
   String preset;
 
-  /** The command this mixin belongs to: its siblings' options are known to be FileTables', not Beam's. */
+  /**
+   * The command this mixin belongs to: its siblings' options are known to be FileTables', not
+   * Beam's.
+   */
   @Spec(Spec.Target.MIXEE)
   CommandSpec command;
 
@@ -57,7 +61,11 @@ final class RunnerArgs {
             "unknown option '" + arg + "' (options start with '--', e.g. --runner=DirectRunner)");
       }
       throw CliException.usage(
-          "unexpected argument '" + arg + "' for '" + commandName + "' (pipeline options take the form --name=value)");
+          "unexpected argument '"
+              + arg
+              + "' for '"
+              + commandName
+              + "' (pipeline options take the form --name=value)");
     }
     return List.copyOf(unmatched);
   }

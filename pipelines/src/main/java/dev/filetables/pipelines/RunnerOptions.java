@@ -15,10 +15,10 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * given explicitly (an explicit option replaces a preset option of the same name).
  *
  * <p>Defaults: without {@code --preset} and {@code --runner} the {@value #DEFAULT_PRESET} preset
- * applies (Flink's embedded mini cluster, {@code [local]}). On the Flink runner an unset
- * {@code --flinkMaster} means {@code [local]}, an unset {@code --fasterCopy} means true, and on
- * {@code [local]} an unset {@code --parallelism} means the number of cores, so the embedded
- * cluster uses the whole machine.
+ * applies (Flink's embedded mini cluster, {@code [local]}). On the Flink runner an unset {@code
+ * --flinkMaster} means {@code [local]}, an unset {@code --fasterCopy} means true, and on {@code
+ * [local]} an unset {@code --parallelism} means the number of cores, so the embedded cluster uses
+ * the whole machine.
  */
 public final class RunnerOptions {
   static final String DEFAULT_PRESET = "flink-local";
@@ -33,13 +33,18 @@ public final class RunnerOptions {
   private RunnerOptions() {}
 
   /** The effective pipeline arguments for a command line (presets merged, defaults applied). */
-  static List<String> effectiveArgs(RunnerArgs given, String command, List<String> unmatched, RunnerPresets presets) {
-    return effectiveArgs(given.preset(), given.runner(), given.pipelineArgs(command, unmatched), presets);
+  static List<String> effectiveArgs(
+      RunnerArgs given, String command, List<String> unmatched, RunnerPresets presets) {
+    return effectiveArgs(
+        given.preset(), given.runner(), given.pipelineArgs(command, unmatched), presets);
   }
 
   /** The effective pipeline arguments (presets merged, defaults applied). */
   public static List<String> effectiveArgs(
-      Optional<String> preset, Optional<String> givenRunner, List<String> pipelineArgs, RunnerPresets presets) {
+      Optional<String> preset,
+      Optional<String> givenRunner,
+      List<String> pipelineArgs,
+      RunnerPresets presets) {
     Optional<String> runner = givenRunner.map(RunnerOptions::normalizeRunner);
     List<String> base;
     if (preset.isPresent()) {
@@ -83,9 +88,9 @@ public final class RunnerOptions {
   }
 
   /**
-   * A pipeline for a remote Flink cluster ships the job jar ({@link JobJar}) unless
-   * {@code --filesToStage} says otherwise; called just before a pipeline is submitted, so a missing
-   * job jar is reported only when one is needed.
+   * A pipeline for a remote Flink cluster ships the job jar ({@link JobJar}) unless {@code
+   * --filesToStage} says otherwise; called just before a pipeline is submitted, so a missing job
+   * jar is reported only when one is needed.
    */
   static void stageJobJarOnRemoteCluster(PipelineOptions options) {
     if (!FLINK.equals(options.getRunner().getSimpleName()) || runsInThisJvm(options)) {
@@ -97,7 +102,9 @@ public final class RunnerOptions {
     }
   }
 
-  /** Options by name, in first-seen order; a later option replaces an earlier one of the same name. */
+  /**
+   * Options by name, in first-seen order; a later option replaces an earlier one of the same name.
+   */
   static Map<String, String> merge(List<String> base, List<String> overrides) {
     Map<String, String> merged = new LinkedHashMap<>();
     for (String arg : base) {
@@ -159,7 +166,9 @@ public final class RunnerOptions {
     String runner = options.getRunner().getSimpleName();
     if (FLINK.equals(runner)) {
       String master = options.as(FlinkPipelineOptions.class).getFlinkMaster();
-      return LOCAL_MASTER.equals(master) || "[auto]".equals(master) || "[collection]".equals(master);
+      return LOCAL_MASTER.equals(master)
+          || "[auto]".equals(master)
+          || "[collection]".equals(master);
     }
     return DIRECT.equals(runner);
   }

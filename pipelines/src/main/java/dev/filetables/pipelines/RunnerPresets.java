@@ -12,13 +12,14 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Named runner presets: {@code runner-configs/<name>.args} files holding one pipeline option per line
- * ({@code --runner=FlinkRunner}); blank lines and lines starting with {@code #} are ignored.
+ * Named runner presets: {@code runner-configs/<name>.args} files holding one pipeline option per
+ * line ({@code --runner=FlinkRunner}); blank lines and lines starting with {@code #} are ignored.
  *
- * <p>Presets are looked up in {@code $filetables.home/runner-configs} (the launcher sets that system
- * property to the project directory), then in {@code ./runner-configs}, then inside the pipelines jar
- * (the build copies the project's presets there), so a preset resolves wherever the CLI is started. A
- * value containing a '/' or ending in {@code .args} is read as a file path instead.
+ * <p>Presets are looked up in {@code $filetables.home/runner-configs} (the launcher sets that
+ * system property to the project directory), then in {@code ./runner-configs}, then inside the
+ * pipelines jar (the build copies the project's presets there), so a preset resolves wherever the
+ * CLI is started. A value containing a '/' or ending in {@code .args} is read as a file path
+ * instead.
  */
 public final class RunnerPresets {
   static final String DIRECTORY = "runner-configs";
@@ -84,7 +85,9 @@ public final class RunnerPresets {
     return Optional.empty();
   }
 
-  /** Names of the presets found in the preset directories (the built-in ones when none is found). */
+  /**
+   * Names of the presets found in the preset directories (the built-in ones when none is found).
+   */
   public List<String> available() {
     TreeSet<String> names = new TreeSet<>();
     for (Path dir : directories) {

@@ -2,7 +2,6 @@ package dev.filetables.pipelines;
 
 import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.kafka.KafkaTables;
-
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
@@ -44,7 +43,10 @@ final class TableFiles {
     return path;
   }
 
-  /** Parses a DDL file; errors ({@link dev.filetables.io.table.TableDefinitionException}) name the file. */
+  /**
+   * Parses a DDL file; errors ({@link dev.filetables.io.table.TableDefinitionException}) name the
+   * file.
+   */
   static TableSpec load(String file) {
     Path path = Path.of(file);
     if (!Files.exists(path)) {
@@ -58,9 +60,9 @@ final class TableFiles {
   }
 
   /**
-   * The table as {@code query} reads it: a query only looks, so a {@code dead-letter} policy becomes
-   * {@code skip} (otherwise every query would append the same bad records to the dead-letter table
-   * again); {@code run} and pipelines write dead letters.
+   * The table as {@code query} reads it: a query only looks, so a {@code dead-letter} policy
+   * becomes {@code skip} (otherwise every query would append the same bad records to the
+   * dead-letter table again); {@code run} and pipelines write dead letters.
    */
   static TableSpec withoutDeadLetters(TableSpec table) {
     if (table.options().badRecordPolicy() != dev.filetables.io.table.BadRecordPolicy.DEAD_LETTER) {

@@ -42,7 +42,10 @@ public final class WriteSummary {
   /** Reads the counters {@link #count()} set up, from a finished pipeline. */
   public static WriteSummary from(PipelineResult result) {
     return new WriteSummary(
-        counter(result, PARTITIONS), counter(result, FILES), counter(result, FILE_ROWS), counter(result, BYTES));
+        counter(result, PARTITIONS),
+        counter(result, FILES),
+        counter(result, FILE_ROWS),
+        counter(result, BYTES));
   }
 
   /** Rows counted by {@link RowCounter} in a finished pipeline. */

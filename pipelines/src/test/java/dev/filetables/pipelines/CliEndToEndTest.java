@@ -8,10 +8,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.values.Row;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.Tag;
 
 /** demo → query → run → query through the CLI, in this JVM, on both runners (small data). */
 @Tag("cluster")
@@ -25,7 +25,8 @@ class CliEndToEndTest {
   void demoQueryAndRun(String runner) throws Exception {
     String runnerFlag = "--runner=" + runner;
     CliRunner demo =
-        CliRunner.run("demo", "--rows", "20k", "--output", dir.toString(), runnerFlag, "--parallelism=2");
+        CliRunner.run(
+            "demo", "--rows", "20k", "--output", dir.toString(), runnerFlag, "--parallelism=2");
     assertEquals(0, demo.exitCode, demo.toString());
     assertTrue(demo.out.contains("  rows        20,000\n"), demo.out);
     assertTrue(demo.out.contains("  partitions  48\n"), demo.out);
@@ -42,7 +43,8 @@ class CliEndToEndTest {
       }
     }
     CliRunner query =
-        CliRunner.run("query", ddl.toString(), "--where", "dt='2020-05-20' AND hour='12'", runnerFlag);
+        CliRunner.run(
+            "query", ddl.toString(), "--where", "dt='2020-05-20' AND hour='12'", runnerFlag);
     assertEquals(0, query.exitCode, query.toString());
     List<String> lines = query.out.lines().toList();
     assertEquals(expected.size(), lines.size());
@@ -50,7 +52,9 @@ class CliEndToEndTest {
     for (int i = 0; i < lines.size(); i++) {
       assertEquals(
           OutputFormat.JSONL.record(
-              names, RowCells.types(OrdersDataset.SCHEMA), RowCells.of(expected.get(i), RowCells.types(OrdersDataset.SCHEMA))),
+              names,
+              RowCells.types(OrdersDataset.SCHEMA),
+              RowCells.of(expected.get(i), RowCells.types(OrdersDataset.SCHEMA))),
           lines.get(i));
     }
 
@@ -72,11 +76,21 @@ class CliEndToEndTest {
             + dir.resolve("daily")
             + "',\n  'format' = 'csv'\n);\n");
     CliRunner copy =
-        CliRunner.run("run", "--from", ddl.toString(), "--to", sinkDdl.toString(), "--where", "dt='2020-05-21'", runnerFlag);
+        CliRunner.run(
+            "run",
+            "--from",
+            ddl.toString(),
+            "--to",
+            sinkDdl.toString(),
+            "--where",
+            "dt='2020-05-21'",
+            runnerFlag);
     assertEquals(0, copy.exitCode, copy.toString());
     long secondDay = 0;
     for (long i = 0; i < ROWS; i++) {
-      if (OrdersDataset.order(i, ROWS, DemoCommand.DEFAULT_SEED).getString("dt").equals("2020-05-21")) {
+      if (OrdersDataset.order(i, ROWS, DemoCommand.DEFAULT_SEED)
+          .getString("dt")
+          .equals("2020-05-21")) {
         secondDay++;
       }
     }

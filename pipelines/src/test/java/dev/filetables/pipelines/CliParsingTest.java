@@ -16,22 +16,39 @@ class CliParsingTest {
   void runTakesOptionsInBothForms() {
     assertEquals(
         List.of("--runner=DirectRunner"),
-        CliRunner.pipelineArgs(NO_PRESETS, "run", "--from", "a.sql", "--to=b.sql", "--where", "dt='x'", "--runner", "DirectRunner"));
+        CliRunner.pipelineArgs(
+            NO_PRESETS,
+            "run",
+            "--from",
+            "a.sql",
+            "--to=b.sql",
+            "--where",
+            "dt='x'",
+            "--runner",
+            "DirectRunner"));
   }
 
   @Test
   void unknownLongOptionsArePipelineOptionsInOrder() {
     assertEquals(
-        List.of("--flinkMaster=host:8081", "--parallelism=4", "--fasterCopy", "--runner=FlinkRunner"),
+        List.of(
+            "--flinkMaster=host:8081", "--parallelism=4", "--fasterCopy", "--runner=FlinkRunner"),
         CliRunner.pipelineArgs(
-            NO_PRESETS, "query", "t.sql", "--flinkMaster=host:8081", "--parallelism=4", "--fasterCopy", "--runner=FlinkRunner"));
+            NO_PRESETS,
+            "query",
+            "t.sql",
+            "--flinkMaster=host:8081",
+            "--parallelism=4",
+            "--fasterCopy",
+            "--runner=FlinkRunner"));
   }
 
   @Test
   void verboseAndHelpAnywhere() {
     CliRunner help = CliRunner.run("query", "--help");
     assertEquals(0, help.exitCode, help.toString());
-    assertTrue(help.out.startsWith("Prints a table's rows.\nUsage: filetables query"), help.toString());
+    assertTrue(
+        help.out.startsWith("Prints a table's rows.\nUsage: filetables query"), help.toString());
     CliRunner helpCommand = CliRunner.run("help", "compact");
     assertTrue(helpCommand.out.contains("Usage: filetables compact"), helpCommand.toString());
     assertTrue(helpCommand.out.contains("--target-size"), helpCommand.toString());
@@ -47,9 +64,11 @@ class CliParsingTest {
     assertEquals(20_000L, Counts.parse("rows", "20k", 1));
     assertEquals(2_000_000L, Counts.parse("rows", "2M", 1));
     CliException bad = assertThrows(CliException.class, () -> Counts.parse("limit", "ten", 0));
-    assertEquals("--limit must be a whole number (e.g. 20000, 20k, 1.2M), not 'ten'", bad.getMessage());
+    assertEquals(
+        "--limit must be a whole number (e.g. 20000, 20k, 1.2M), not 'ten'", bad.getMessage());
     assertEquals(CliException.USAGE, bad.exitCode());
-    assertThrows(CliException.class, () -> Counts.parse("rows", "1.5", 1), "a fraction needs a suffix");
+    assertThrows(
+        CliException.class, () -> Counts.parse("rows", "1.5", 1), "a fraction needs a suffix");
     CliException small = assertThrows(CliException.class, () -> Counts.parse("rows", "0", 1));
     assertEquals("--rows must be at least 1, not 0", small.getMessage());
   }
@@ -60,27 +79,37 @@ class CliParsingTest {
     assertUsage("unknown command 'copy'; commands: " + commands, "copy");
     assertUsage("expected a command (" + commands + ") before '--from'", "--from", "a.sql", "run");
     assertUsage(
-        "Missing required parameter for option '--from' (<source.sql>) (see 'filetables help run')", "run", "--from");
+        "Missing required parameter for option '--from' (<source.sql>) (see 'filetables help run')",
+        "run",
+        "--from");
     assertUsage("option --limit does not apply to 'demo'", "demo", "--limit", "3");
     assertUsage("'query' needs a table definition file (.sql)", "query", "--limit", "3");
     assertUsage(
-        "unexpected argument 'x' for 'query' (pipeline options take the form --name=value)", "query", "t.sql", "x");
-    assertUsage("unknown option '-p' (options start with '--', e.g. --runner=DirectRunner)", "demo", "-p");
+        "unexpected argument 'x' for 'query' (pipeline options take the form --name=value)",
+        "query",
+        "t.sql",
+        "x");
+    assertUsage(
+        "unknown option '-p' (options start with '--', e.g. --runner=DirectRunner)", "demo", "-p");
     assertUsage("'run' needs --to <value>", "run", "--from", "a.sql");
   }
 
   @Test
   void benchAndJobAreCommandsToo() {
     assertUsage(
-        "unknown benchmark 'fastest'; benchmarks: batch, streaming, latency, compaction, watch, kafka", "bench", "fastest");
+        "unknown benchmark 'fastest'; benchmarks: batch, streaming, latency, compaction, watch, kafka",
+        "bench",
+        "fastest");
     CliRunner bogus = CliRunner.run("bench", "streaming", "--bogus=1");
     assertEquals(1, bogus.exitCode, bogus.toString());
     assertEquals(1, bogus.err.lines().count(), bogus.toString());
-    assertTrue(bogus.err.startsWith("filetables: error: Unknown arguments [bogus]"), bogus.toString());
+    assertTrue(
+        bogus.err.startsWith("filetables: error: Unknown arguments [bogus]"), bogus.toString());
     assertUsage(
         "unknown job 'orders'; jobs: orders-stream (bin/filetables job orders-stream --output=DIR"
             + " [--preset=flink-cluster] [options])",
-        "job", "orders");
+        "job",
+        "orders");
   }
 
   private static void assertUsage(String message, String... args) {

@@ -38,7 +38,8 @@ final class CliRunner {
   static List<String> pipelineArgs(RunnerPresets presets, String... args) {
     picocli.CommandLine.ParseResult parsed =
         FileTablesCli.commandLine(new FileTablesCli(presets, false)).parseArgs(args);
-    RunnerArgs runner = (RunnerArgs) parsed.subcommand().commandSpec().mixins().get("runner").userObject();
+    RunnerArgs runner =
+        (RunnerArgs) parsed.subcommand().commandSpec().mixins().get("runner").userObject();
     return RunnerOptions.effectiveArgs(runner, args[0], parsed.subcommand().unmatched(), presets);
   }
 

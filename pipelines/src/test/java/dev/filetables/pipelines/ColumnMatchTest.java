@@ -14,14 +14,16 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.junit.jupiter.api.Test;
 
 class ColumnMatchTest {
-  private static TableSpec table(String name, Schema schema, List<String> keys, List<MetadataColumn> metadata) {
+  private static TableSpec table(
+      String name, Schema schema, List<String> keys, List<MetadataColumn> metadata) {
     return TableSpec.builder()
         .setName(name)
         .setSchema(schema)
         .setPartitionKeys(keys)
         .setMetadataColumns(metadata)
         .setOptions(
-            TableOptions.of(Map.of("connector", "filesystem", "path", "/tmp/" + name, "format", "parquet")))
+            TableOptions.of(
+                Map.of("connector", "filesystem", "path", "/tmp/" + name, "format", "parquet")))
         .build();
   }
 
@@ -58,7 +60,10 @@ class ColumnMatchTest {
     TableSpec sink =
         table(
             "dst",
-            Schema.builder().addInt64Field("id").addField("file", ColumnType.STRING.fieldType()).build(),
+            Schema.builder()
+                .addInt64Field("id")
+                .addField("file", ColumnType.STRING.fieldType())
+                .build(),
             List.of(),
             List.of());
     assertEquals(List.of("name", "price", "dt"), ColumnMatch.between(SOURCE, sink).dropped());
@@ -69,7 +74,10 @@ class ColumnMatchTest {
     TableSpec sink =
         table(
             "dst",
-            Schema.builder().addInt64Field("id").addNullableField("country", ColumnType.STRING.fieldType()).build(),
+            Schema.builder()
+                .addInt64Field("id")
+                .addNullableField("country", ColumnType.STRING.fieldType())
+                .build(),
             List.of(),
             List.of());
     CliException e = assertThrows(CliException.class, () -> ColumnMatch.between(SOURCE, sink));
@@ -84,9 +92,14 @@ class ColumnMatchTest {
         table("dst", Schema.builder().addInt32Field("id").build(), List.of(), List.of());
     assertEquals(
         "column `id` is BIGINT in the source but INT in the sink; declare the same type",
-        assertThrows(CliException.class, () -> ColumnMatch.between(SOURCE, wrongType)).getMessage());
+        assertThrows(CliException.class, () -> ColumnMatch.between(SOURCE, wrongType))
+            .getMessage());
     TableSpec narrower =
-        table("dst", Schema.builder().addNullableField("price", ColumnType.decimal(10, 1)).build(), List.of(), List.of());
+        table(
+            "dst",
+            Schema.builder().addNullableField("price", ColumnType.decimal(10, 1)).build(),
+            List.of(),
+            List.of());
     assertEquals(
         "column `price` is DECIMAL(10,2) in the source but DECIMAL(10,1) in the sink, which cannot hold every value; widen the sink type",
         assertThrows(CliException.class, () -> ColumnMatch.between(SOURCE, narrower)).getMessage());

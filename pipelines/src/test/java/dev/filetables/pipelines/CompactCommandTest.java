@@ -32,7 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code filetables compact}: merges, dry run, the swap protocol under a concurrent reader, recovery. */
+/**
+ * {@code filetables compact}: merges, dry run, the swap protocol under a concurrent reader,
+ * recovery.
+ */
 class CompactCommandTest {
   private static final int PARTITIONS = 3;
   private static final int FILES_PER_PARTITION = 12;
@@ -45,7 +48,11 @@ class CompactCommandTest {
     Files.writeString(
         sql,
         "CREATE TABLE t (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt) WITH ("
-            + " 'connector' = 'filesystem', 'path' = '" + dir.resolve("t") + "', 'format' = '" + format + "')");
+            + " 'connector' = 'filesystem', 'path' = '"
+            + dir.resolve("t")
+            + "', 'format' = '"
+            + format
+            + "')");
     TableSpec table = TableFiles.load(sql.toString());
     FileFormat fileFormat = FileFormats.of(table.options());
     long id = 0;
@@ -53,7 +60,9 @@ class CompactCommandTest {
       Path partition = dir.resolve("t").resolve("dt=2020-05-2" + p);
       Files.createDirectories(partition);
       for (int f = 0; f < FILES_PER_PARTITION; f++) {
-        String name = PartFileName.visible("11111111-2222-3333-4444-555555555555", "0", f, fileFormat.extension());
+        String name =
+            PartFileName.visible(
+                "11111111-2222-3333-4444-555555555555", "0", f, fileFormat.extension());
         try (OutputStream out = Files.newOutputStream(partition.resolve(name));
             RowWriter writer = fileFormat.createWriter(out, table.fileSchema())) {
           for (int r = 0; r < ROWS_PER_FILE; r++) {
@@ -71,13 +80,17 @@ class CompactCommandTest {
     FileFormat format = FileFormats.of(table.options());
     List<DataFile> files =
         TableListing.list(
-            table.options().rootPath(), table.partitionKeys(), table.options().partitionDefaultName(),
-            PartitionFilter.all(), Optional.empty());
+            table.options().rootPath(),
+            table.partitionKeys(),
+            table.options().partitionDefaultName(),
+            PartitionFilter.all(),
+            Optional.empty());
     List<Long> ids = new ArrayList<>();
     for (DataFile file : files) {
       try (FileChannel channel = FileChannel.open(Path.of(file.path()), StandardOpenOption.READ)) {
         long size = channel.size();
-        try (RowReader reader = format.createReader(channel, size, ByteRange.of(0, size), table.fileSchema())) {
+        try (RowReader reader =
+            format.createReader(channel, size, ByteRange.of(0, size), table.fileSchema())) {
           for (Row row = reader.next(); row != null; row = reader.next()) {
             ids.add(row.getInt64("id"));
           }
@@ -108,7 +121,8 @@ class CompactCommandTest {
     assertEquals(0, dry.exitCode, dry.toString());
     assertTrue(dry.out.contains("before: 36 files"), dry.out);
     assertTrue(dry.out.contains("after:  9 files"), dry.out);
-    assertEquals(PARTITIONS * FILES_PER_PARTITION, files("part-*").size(), "a dry run changes nothing");
+    assertEquals(
+        PARTITIONS * FILES_PER_PARTITION, files("part-*").size(), "a dry run changes nothing");
 
     // a reader loop: every complete listing + read sees each row exactly once
     AtomicBoolean stop = new AtomicBoolean();
@@ -121,7 +135,8 @@ class CompactCommandTest {
                 try {
                   List<Long> ids = readAll(table);
                   if (ids.size() != total || ids.stream().distinct().count() != total) {
-                    problems.add(ids.size() + " rows, " + ids.stream().distinct().count() + " distinct");
+                    problems.add(
+                        ids.size() + " rows, " + ids.stream().distinct().count() + " distinct");
                   }
                   reads.incrementAndGet();
                 } catch (Exception e) {
@@ -154,24 +169,40 @@ class CompactCommandTest {
 
     // a crash of an earlier run before its commit point left a hidden output and a sidecar
     Path partition = merged.get(0).getParent();
-    Files.writeString(partition.resolve(".part-compacted-c0123456789abcdef-2" + FileFormats.of(table.options()).extension() + ".inprogress"), "partial");
-    Files.writeString(partition.resolve(".part-compacted-c0123456789abcdef-2" + FileFormats.of(table.options()).extension() + ".replaces"), "x\n");
+    Files.writeString(
+        partition.resolve(
+            ".part-compacted-c0123456789abcdef-2"
+                + FileFormats.of(table.options()).extension()
+                + ".inprogress"),
+        "partial");
+    Files.writeString(
+        partition.resolve(
+            ".part-compacted-c0123456789abcdef-2"
+                + FileFormats.of(table.options()).extension()
+                + ".replaces"),
+        "x\n");
 
-    CliRunner again = CliRunner.run("compact", sql.toString(), "--target-size", target, "--grace", "0 s");
+    CliRunner again =
+        CliRunner.run("compact", sql.toString(), "--target-size", target, "--grace", "0 s");
     assertEquals(0, again.exitCode, again.toString());
     assertTrue(again.out.contains("before: 9 files"), again.out);
     int listed =
         TableListing.list(
-                table.options().rootPath(), table.partitionKeys(), table.options().partitionDefaultName(),
-                PartitionFilter.all(), Optional.empty())
+                table.options().rootPath(),
+                table.partitionKeys(),
+                table.options().partitionDefaultName(),
+                PartitionFilter.all(),
+                Optional.empty())
             .size();
-    assertTrue(listed <= 9, "parquet merges its (smaller than the target) merged files again: " + listed);
+    assertTrue(
+        listed <= 9, "parquet merges its (smaller than the target) merged files again: " + listed);
     assertEquals(listed, files("part-*").size(), "replaced inputs deleted");
     for (Path m : files("part-" + CompactedFileName.OFFLINE_UUID + "-*")) {
       assertTrue(Files.exists(ReplacedFiles.sidecarOf(m)), "live sidecars are kept: " + m);
     }
     assertTrue(
-        files(".*.replaces").stream().noneMatch(p -> p.getFileName().toString().contains("c0123456789abcdef")),
+        files(".*.replaces").stream()
+            .noneMatch(p -> p.getFileName().toString().contains("c0123456789abcdef")),
         "the sidecar of a merged file that was never published is deleted");
     assertEquals(List.of(), files(".*.inprogress"));
     List<Long> ids = readAll(table);

@@ -34,15 +34,21 @@ class FileTablesCliTest {
   @Test
   void unknownCommand() {
     assertOneLineError(
-        CliRunner.run("copy", "a.sql"), 2, "unknown command 'copy'; commands: run, query, demo, compact, publish-leftovers, bench, job, help");
+        CliRunner.run("copy", "a.sql"),
+        2,
+        "unknown command 'copy'; commands: run, query, demo, compact, publish-leftovers, bench, job, help");
   }
 
   @Test
   void missingTableDefinition() {
     assertOneLineError(
-        CliRunner.run("query", "no-such-table.sql"), 1, "table definition file not found: no-such-table.sql");
+        CliRunner.run("query", "no-such-table.sql"),
+        1,
+        "table definition file not found: no-such-table.sql");
     assertOneLineError(
-        CliRunner.run("run", "--from", "nope.sql", "--to", "nope2.sql"), 1, "table definition file not found: nope.sql");
+        CliRunner.run("run", "--from", "nope.sql", "--to", "nope2.sql"),
+        1,
+        "table definition file not found: nope.sql");
   }
 
   @Test
@@ -54,7 +60,8 @@ class FileTablesCliTest {
   void unknownRunnerFailsBeforeAnythingHappens() {
     Path output = dir.resolve("out");
     assertOneLineError(
-        CliRunner.run("demo", "--rows", "10", "--output", output.toString(), "--runner=SparkRunner"),
+        CliRunner.run(
+            "demo", "--rows", "10", "--output", output.toString(), "--runner=SparkRunner"),
         2,
         "unknown runner 'SparkRunner'; use --runner=DirectRunner or --runner=FlinkRunner");
     assertTrue(!Files.exists(output), "nothing written");
@@ -63,7 +70,9 @@ class FileTablesCliTest {
   @Test
   void badFormatAndLimit() {
     assertOneLineError(
-        CliRunner.run("query", "t.sql", "--format", "xml"), 2, "unknown --format 'xml'; use jsonl or csv");
+        CliRunner.run("query", "t.sql", "--format", "xml"),
+        2,
+        "unknown --format 'xml'; use jsonl or csv");
     assertOneLineError(
         CliRunner.run("query", "t.sql", "--limit", "-1"), 2, "--limit must be at least 0, not -1");
   }
@@ -74,7 +83,8 @@ class FileTablesCliTest {
         CliRunner.run("demo", "--rows", "10", "--output", dir.toString(), "--noSuchOption=1");
     assertEquals(1, result.exitCode, result.toString());
     assertEquals(1, result.err.lines().count(), result.toString());
-    assertTrue(result.err.startsWith("filetables: error: invalid pipeline option: "), result.toString());
+    assertTrue(
+        result.err.startsWith("filetables: error: invalid pipeline option: "), result.toString());
   }
 
   @Test
@@ -94,7 +104,9 @@ class FileTablesCliTest {
   void verbosePrintsTheStackTrace() {
     CliRunner result = CliRunner.run("--verbose", "query", "no-such-table.sql");
     assertEquals(1, result.exitCode);
-    assertTrue(result.err.startsWith("filetables: error: table definition file not found: no-such-table.sql\n"));
+    assertTrue(
+        result.err.startsWith(
+            "filetables: error: table definition file not found: no-such-table.sql\n"));
     assertTrue(result.err.contains("\tat dev.filetables.pipelines."), result.err);
   }
 

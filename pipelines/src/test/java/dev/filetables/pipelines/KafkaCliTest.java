@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,7 +44,9 @@ class KafkaCliTest {
           String.join(
               "\n",
               "CREATE TABLE copy (order_id BIGINT NOT NULL, product STRING, order_ts TIMESTAMP(3), dt STRING, `hour` STRING)",
-              "PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '" + table + "', 'format' = 'json',",
+              "PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
+                  + table
+                  + "', 'format' = 'json',",
               "  'sink.rolling-policy.rollover-interval' = '1 s', 'sink.rolling-policy.inactivity-interval' = '1 s',",
               "  'sink.rolling-policy.check-interval' = '500 ms',",
               "  'partition.time-extractor.timestamp-pattern' = '$dt $hour:00:00', 'sink.partition-derive.time-column' = 'order_ts')"));
@@ -53,12 +55,28 @@ class KafkaCliTest {
 
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(List.of("--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-          "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-          FileTablesCli.class.getName(), "run", "--from", source.toString(), "--to", sink.toString(),
-          "--parallelism=1", "--checkpointingInterval=1000"));
+      command.addAll(
+          List.of(
+              "--add-opens=java.base/java.util=ALL-UNNAMED",
+              "--add-opens=java.base/java.lang=ALL-UNNAMED",
+              "--add-opens=java.base/java.nio=ALL-UNNAMED",
+              "-Xmx1g",
+              "-cp",
+              System.getProperty("java.class.path"),
+              FileTablesCli.class.getName(),
+              "run",
+              "--from",
+              source.toString(),
+              "--to",
+              sink.toString(),
+              "--parallelism=1",
+              "--checkpointingInterval=1000"));
       Path log = dir.resolve("cli.log");
-      Process cli = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      Process cli =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
       try {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         long lines = 0;
@@ -72,8 +90,12 @@ class KafkaCliTest {
         String output = Files.readString(log);
         assertTrue(cli.isAlive(), "the streaming run ended by itself:\n" + output);
         assertEquals(rows, lines, output);
-        assertTrue(output.contains("streaming Kafka topic orders at " + broker.bootstrapServers()), output);
-        assertTrue(output.contains("checkpointing every 10 s") || output.contains("runs until stopped"), output);
+        assertTrue(
+            output.contains("streaming Kafka topic orders at " + broker.bootstrapServers()),
+            output);
+        assertTrue(
+            output.contains("checkpointing every 10 s") || output.contains("runs until stopped"),
+            output);
       } finally {
         cli.destroy();
         if (!cli.waitFor(20, TimeUnit.SECONDS)) {
@@ -89,7 +111,8 @@ class KafkaCliTest {
     assertEquals(0, run.exitCode, run.toString());
     assertTrue(run.out.contains("rows        3,000 (every record once)"), run.toString());
     assertTrue(run.out.contains("committed   48 partitions with _SUCCESS"), run.toString());
-    assertTrue(run.out.contains("offsets     3,000 committed to Kafka with checkpoints"), run.toString());
+    assertTrue(
+        run.out.contains("offsets     3,000 committed to Kafka with checkpoints"), run.toString());
     assertEquals(48, KafkaDemo.successFiles(dir.resolve(KafkaDemo.SINK_NAME)).size());
   }
 
@@ -101,10 +124,14 @@ class KafkaCliTest {
         "CREATE TABLE k (id BIGINT) WITH ('connector' = 'kafka', 'properties.bootstrap.servers' = 'h:1',\n"
             + " 'properties.group.id' = 'g', 'format' = 'json')");
     Path sink = dir.resolve("t.sql");
-    Files.writeString(sink, "CREATE TABLE t (id BIGINT) WITH ('path' = '" + dir.resolve("t") + "', 'format' = 'csv')");
-    CliRunner missingTopic = CliRunner.run("run", "--from", source.toString(), "--to", sink.toString());
+    Files.writeString(
+        sink,
+        "CREATE TABLE t (id BIGINT) WITH ('path' = '" + dir.resolve("t") + "', 'format' = 'csv')");
+    CliRunner missingTopic =
+        CliRunner.run("run", "--from", source.toString(), "--to", sink.toString());
     assertEquals(1, missingTopic.exitCode, missingTopic.toString());
-    assertTrue(missingTopic.err.contains("missing required option 'topic'"), missingTopic.toString());
+    assertTrue(
+        missingTopic.err.contains("missing required option 'topic'"), missingTopic.toString());
 
     Files.writeString(
         source,
@@ -117,7 +144,9 @@ class KafkaCliTest {
         source,
         "CREATE TABLE k (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 'x', 'properties.bootstrap.servers' = 'h:1',\n"
             + " 'properties.group.id' = 'g', 'format' = 'json')");
-    CliRunner where = CliRunner.run("run", "--from", source.toString(), "--to", sink.toString(), "--where", "dt='x'");
+    CliRunner where =
+        CliRunner.run(
+            "run", "--from", source.toString(), "--to", sink.toString(), "--where", "dt='x'");
     assertTrue(where.err.contains("is a Kafka table"), where.toString());
 
     CliRunner flagWithValue = CliRunner.run("demo", "--kafka=yes");
@@ -127,16 +156,26 @@ class KafkaCliTest {
   private static void produce(LocalKafkaBroker broker, KafkaTableSpec spec, long rows) {
     Schema schema = spec.schema();
     try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-      RowProducer.produce(producer, KafkaDemo.TOPIC, RecordEncoder.of(spec.format(), schema), "order_id", i -> {
-        Row order = OrdersDataset.order(i, rows, 7);
-        List<Object> values = new ArrayList<>();
-        schema.getFieldNames().forEach(name -> values.add(order.getValue(name)));
-        return Row.withSchema(schema).attachValues(values);
-      }, 0, rows);
+      RowProducer.produce(
+          producer,
+          KafkaDemo.TOPIC,
+          RecordEncoder.of(spec.format(), schema),
+          "order_id",
+          i -> {
+            Row order = OrdersDataset.order(i, rows, 7);
+            List<Object> values = new ArrayList<>();
+            schema.getFieldNames().forEach(name -> values.add(order.getValue(name)));
+            return Row.withSchema(schema).attachValues(values);
+          },
+          0,
+          rows);
     }
   }
 
-  /** Lines in the visible JSON files; the job renames and deletes hidden files meanwhile, so a walk may retry. */
+  /**
+   * Lines in the visible JSON files; the job renames and deletes hidden files meanwhile, so a walk
+   * may retry.
+   */
   private static long jsonLines(Path table) throws Exception {
     if (!Files.isDirectory(table)) {
       return 0;
@@ -146,9 +185,15 @@ class KafkaCliTest {
       try (Stream<Path> files = Files.walk(table)) {
         for (Path f :
             (Iterable<Path>)
-                files.filter(p -> p.getFileName().toString().endsWith(".json") && !p.getFileName().toString().startsWith("."))
+                files.filter(
+                        p ->
+                            p.getFileName().toString().endsWith(".json")
+                                && !p.getFileName().toString().startsWith("."))
                     ::iterator) {
-          lines += Files.readAllLines(f, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).count();
+          lines +=
+              Files.readAllLines(f, StandardCharsets.UTF_8).stream()
+                  .filter(l -> !l.isBlank())
+                  .count();
         }
         return lines;
       } catch (java.io.UncheckedIOException e) {

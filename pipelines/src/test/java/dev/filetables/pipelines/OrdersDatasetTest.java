@@ -64,11 +64,15 @@ class OrdersDatasetTest {
         }
       }
       BigDecimal price = row.getDecimal("unit_price");
-      assertTrue(price.scale() == 2 && price.signum() > 0 && price.precision() <= 10, price.toString());
+      assertTrue(
+          price.scale() == 2 && price.signum() > 0 && price.precision() <= 10, price.toString());
       statuses.add(row.getString("status"));
     }
     assertEquals(48, perPartition.size(), perPartition.toString());
-    assertEquals(List.of("2020-05-20", "2020-05-21"), List.copyOf(new TreeSet<>(perPartition.keySet().stream().map(k -> k.substring(0, 10)).toList())));
+    assertEquals(
+        List.of("2020-05-20", "2020-05-21"),
+        List.copyOf(
+            new TreeSet<>(perPartition.keySet().stream().map(k -> k.substring(0, 10)).toList())));
     int quietest = perPartition.values().stream().min(Integer::compare).orElseThrow();
     int busiest = perPartition.values().stream().max(Integer::compare).orElseThrow();
     assertTrue(quietest > 0 && busiest > 5 * quietest, "a daily curve: " + perPartition);
@@ -79,7 +83,8 @@ class OrdersDatasetTest {
     assertTrue(between(nulls.get("quantity"), 1, N * 0.005), nulls.toString());
     assertTrue(!nulls.containsKey("product") && !nulls.containsKey("unit_price"), nulls.toString());
     assertEquals(
-        new TreeSet<>(List.of("CANCELLED", "CREATED", "DELIVERED", "PAID", "RETURNED", "SHIPPED")), statuses);
+        new TreeSet<>(List.of("CANCELLED", "CREATED", "DELIVERED", "PAID", "RETURNED", "SHIPPED")),
+        statuses);
   }
 
   @Test
@@ -102,7 +107,8 @@ class OrdersDatasetTest {
     assertEquals(List.of("dt", "hour"), spec.partitionKeys());
     assertEquals("parquet", spec.options().format());
     assertEquals(OrdersDataset.SCHEMA.getFieldNames(), spec.physicalSchema().getFieldNames());
-    assertTrue(spec.physicalSchema().equivalent(OrdersDataset.SCHEMA), spec.physicalSchema().toString());
+    assertTrue(
+        spec.physicalSchema().equivalent(OrdersDataset.SCHEMA), spec.physicalSchema().toString());
   }
 
   private static boolean between(Integer value, double low, double high) {

@@ -27,15 +27,20 @@ class OrdersStreamJobTest {
     // the sink has no @RequiresStableInput step: a job whose input ends finishes without the option
     assertFalse(options.getEnableStableInputDrain());
     assertEquals(10L, options.getRows());
-    assertTrue(options.getFilesToStage() == null || options.getFilesToStage().isEmpty(), "nothing staged in-process");
+    assertTrue(
+        options.getFilesToStage() == null || options.getFilesToStage().isEmpty(),
+        "nothing staged in-process");
   }
 
   @Test
   void explicitOptionsWinOverThePreset() {
     OrdersStreamJob.Options options =
         OrdersStreamJob.options(
-            "--preset=flink-cluster", "--flinkMaster=jm:9081", "--filesToStage=/jobs/my.jar",
-            "--checkpointingInterval=2000", "--output=" + dir);
+            "--preset=flink-cluster",
+            "--flinkMaster=jm:9081",
+            "--filesToStage=/jobs/my.jar",
+            "--checkpointingInterval=2000",
+            "--output=" + dir);
     assertEquals("jm:9081", options.getFlinkMaster());
     assertEquals(2, options.getParallelism());
     assertEquals(2_000L, options.getCheckpointingInterval());
@@ -44,13 +49,15 @@ class OrdersStreamJobTest {
 
   @Test
   void tableCommitsHourlyPartitions() {
-    TableSpec table = OrdersStreamJob.table(OrdersStreamJob.options("--output=" + dir.resolve("t")));
+    TableSpec table =
+        OrdersStreamJob.table(OrdersStreamJob.options("--output=" + dir.resolve("t")));
     assertEquals(List.of("dt", "hour"), table.partitionKeys());
     assertEquals("partition-time", table.options().commitTrigger());
     assertEquals(List.of("success-file"), table.options().commitPolicyKinds());
     TableSpec processTime =
         OrdersStreamJob.table(
-            OrdersStreamJob.options("--output=" + dir.resolve("t"), "--commitTrigger=process-time"));
+            OrdersStreamJob.options(
+                "--output=" + dir.resolve("t"), "--commitTrigger=process-time"));
     assertEquals("process-time", processTime.options().commitTrigger());
     assertEquals(java.time.Duration.ZERO, processTime.options().commitDelay());
     assertEquals(false, table.options().autoCompaction());
@@ -72,7 +79,8 @@ class OrdersStreamJobTest {
       RunnerOptions.stageJobJarOnRemoteCluster(remote);
       assertEquals(List.of(jar.toAbsolutePath().normalize().toString()), remote.getFilesToStage());
 
-      OrdersStreamJob.Options local = OrdersStreamJob.options("--preset=flink-local", "--output=" + dir);
+      OrdersStreamJob.Options local =
+          OrdersStreamJob.options("--preset=flink-local", "--output=" + dir);
       RunnerOptions.stageJobJarOnRemoteCluster(local);
       assertTrue(local.getFilesToStage() == null || local.getFilesToStage().isEmpty());
     } finally {

@@ -49,7 +49,9 @@ class QueryOutputTest {
               Instant.parse("2020-05-20T10:00:00.001Z"))
           .build();
   private static final Row EMPTY =
-      Row.withSchema(SCHEMA).addValues("", null, null, null, null, null, null, null, null, null).build();
+      Row.withSchema(SCHEMA)
+          .addValues("", null, null, null, null, null, null, null, null, null)
+          .build();
 
   @Test
   void displayStringsFollowFlinkSql() {
@@ -98,7 +100,9 @@ class QueryOutputTest {
     assertEquals(
         "\"two\r\nlines\",x",
         OutputFormat.CSV.record(
-            List.of("a", "b"), List.of(ColumnType.STRING, ColumnType.STRING), List.of("two\r\nlines", "x")));
+            List.of("a", "b"),
+            List.of(ColumnType.STRING, ColumnType.STRING),
+            List.of("two\r\nlines", "x")));
     assertEquals("\r\n", OutputFormat.CSV.lineSeparator());
   }
 

@@ -25,7 +25,8 @@ class RunnerOptionsTest {
         "# embedded\n--runner=FlinkRunner\n\n--flinkMaster=[local]\n  --fasterCopy=true  \n");
     Files.writeString(presetsDir.resolve("direct.args"), "--runner=DirectRunner\n");
     Files.writeString(
-        presetsDir.resolve("flink-four.args"), "--runner=FlinkRunner\n--parallelism=4\n--maxBundleSize=500\n");
+        presetsDir.resolve("flink-four.args"),
+        "--runner=FlinkRunner\n--parallelism=4\n--maxBundleSize=500\n");
     return new RunnerPresets(List.of(presetsDir));
   }
 
@@ -36,7 +37,11 @@ class RunnerOptionsTest {
   @Test
   void defaultIsTheFlinkLocalPresetWithOneSlotPerCore() throws Exception {
     assertEquals(
-        List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--fasterCopy=true", "--parallelism=" + CORES),
+        List.of(
+            "--runner=FlinkRunner",
+            "--flinkMaster=[local]",
+            "--fasterCopy=true",
+            "--parallelism=" + CORES),
         args("demo"));
     PipelineOptions options = RunnerOptions.create(args("demo"));
     assertEquals(FlinkRunner.class, options.getRunner());
@@ -46,7 +51,8 @@ class RunnerOptionsTest {
 
   @Test
   void builtInDefaultWhenNoPresetFileExists() throws Exception {
-    List<String> args = CliRunner.pipelineArgs(new RunnerPresets(List.of(presetsDir.resolve("none"))), "demo");
+    List<String> args =
+        CliRunner.pipelineArgs(new RunnerPresets(List.of(presetsDir.resolve("none"))), "demo");
     // the jar's own copy of runner-configs/flink-local.args, or the built-in default
     assertTrue(args.contains("--runner=FlinkRunner"), args.toString());
     assertTrue(args.contains("--flinkMaster=[local]"), args.toString());
@@ -63,13 +69,18 @@ class RunnerOptionsTest {
   @Test
   void explicitFlinkRunnerGetsLocalMasterAndCores() throws Exception {
     assertEquals(
-        List.of("--runner=FlinkRunner", "--flinkMaster=[local]", "--fasterCopy=true", "--parallelism=" + CORES),
+        List.of(
+            "--runner=FlinkRunner",
+            "--flinkMaster=[local]",
+            "--fasterCopy=true",
+            "--parallelism=" + CORES),
         args("demo", "--runner=flink"));
   }
 
   @Test
   void explicitOptionsOverridePresetValues() throws Exception {
-    List<String> args = args("demo", "--preset=flink-four", "--parallelism=2", "--objectReuse=true");
+    List<String> args =
+        args("demo", "--preset=flink-four", "--parallelism=2", "--objectReuse=true");
     assertEquals(
         List.of(
             "--runner=FlinkRunner",
@@ -87,14 +98,17 @@ class RunnerOptionsTest {
   @Test
   void runnerFlagOverridesThePresetRunner() throws Exception {
     List<String> args = args("demo", "--preset", "flink-local", "--runner=DirectRunner");
-    assertEquals(List.of("--runner=DirectRunner", "--flinkMaster=[local]", "--fasterCopy=true"), args);
+    assertEquals(
+        List.of("--runner=DirectRunner", "--flinkMaster=[local]", "--fasterCopy=true"), args);
     assertEquals(DirectRunner.class, RunnerOptions.create(args).getRunner());
   }
 
   @Test
   void remoteMasterKeepsFlinksOwnParallelism() throws Exception {
     List<String> args = args("demo", "--flinkMaster=jobmanager:8081");
-    assertEquals(List.of("--runner=FlinkRunner", "--flinkMaster=jobmanager:8081", "--fasterCopy=true"), args);
+    assertEquals(
+        List.of("--runner=FlinkRunner", "--flinkMaster=jobmanager:8081", "--fasterCopy=true"),
+        args);
     PipelineOptions options = RunnerOptions.create(args);
     assertEquals("FlinkRunner jobmanager:8081", RunnerOptions.describe(options));
     assertEquals(false, RunnerOptions.runsInThisJvm(options));
@@ -105,13 +119,16 @@ class RunnerOptionsTest {
     Path file = presetsDir.resolve("mine.args");
     Files.writeString(file, "--runner=DirectRunner\n--targetParallelism=3\n");
     assertEquals(
-        List.of("--runner=DirectRunner", "--targetParallelism=3"), args("demo", "--preset=" + file));
+        List.of("--runner=DirectRunner", "--targetParallelism=3"),
+        args("demo", "--preset=" + file));
   }
 
   @Test
   void unknownRunnerAndPresetAndOptionAreClearErrors() throws Exception {
     CliException runner = assertThrows(CliException.class, () -> args("demo", "--runner=Spark"));
-    assertEquals("unknown runner 'Spark'; use --runner=DirectRunner or --runner=FlinkRunner", runner.getMessage());
+    assertEquals(
+        "unknown runner 'Spark'; use --runner=DirectRunner or --runner=FlinkRunner",
+        runner.getMessage());
 
     CliException preset = assertThrows(CliException.class, () -> args("demo", "--preset=cluster"));
     assertEquals(
@@ -119,7 +136,8 @@ class RunnerOptionsTest {
         preset.getMessage());
 
     CliException option =
-        assertThrows(CliException.class, () -> RunnerOptions.create(args("demo", "--flinkMastr=x")));
+        assertThrows(
+            CliException.class, () -> RunnerOptions.create(args("demo", "--flinkMastr=x")));
     assertTrue(option.getMessage().startsWith("invalid pipeline option: "), option.getMessage());
     assertTrue(option.getMessage().contains("flinkMastr"), option.getMessage());
     assertTrue(!option.getMessage().contains("\n"));

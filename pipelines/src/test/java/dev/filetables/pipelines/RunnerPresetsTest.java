@@ -18,13 +18,17 @@ class RunnerPresetsTest {
   void parsesOneOptionPerLineWithComments() {
     assertEquals(
         List.of("--runner=FlinkRunner", "--flinkMaster=[local]"),
-        RunnerPresets.parse("# a comment\n\n  --runner=FlinkRunner\r\n--flinkMaster=[local]\n#--parallelism=1\n", "p"));
+        RunnerPresets.parse(
+            "# a comment\n\n  --runner=FlinkRunner\r\n--flinkMaster=[local]\n#--parallelism=1\n",
+            "p"));
   }
 
   @Test
   void rejectsLinesThatAreNotOneOption() {
     CliException e =
-        assertThrows(CliException.class, () -> RunnerPresets.parse("--runner=FlinkRunner\nparallelism=2\n", "x.args"));
+        assertThrows(
+            CliException.class,
+            () -> RunnerPresets.parse("--runner=FlinkRunner\nparallelism=2\n", "x.args"));
     assertEquals(
         "x.args line 2: expected one pipeline option such as --runner=FlinkRunner, found 'parallelism=2'",
         e.getMessage());
@@ -35,7 +39,8 @@ class RunnerPresetsTest {
   void firstDirectoryWins() throws Exception {
     Path first = Files.createDirectories(dir.resolve("first"));
     Path second = Files.createDirectories(dir.resolve("second"));
-    Files.writeString(first.resolve("direct.args"), "--runner=DirectRunner\n--targetParallelism=1\n");
+    Files.writeString(
+        first.resolve("direct.args"), "--runner=DirectRunner\n--targetParallelism=1\n");
     Files.writeString(second.resolve("direct.args"), "--runner=DirectRunner\n");
     Files.writeString(second.resolve("other.args"), "--runner=FlinkRunner\n");
     RunnerPresets presets = new RunnerPresets(List.of(first, second));
@@ -56,7 +61,8 @@ class RunnerPresetsTest {
 
   @Test
   void missingPresetFile() {
-    CliException e = assertThrows(CliException.class, () -> new RunnerPresets(List.of()).load("conf/x.args"));
+    CliException e =
+        assertThrows(CliException.class, () -> new RunnerPresets(List.of()).load("conf/x.args"));
     assertEquals("preset file not found: conf/x.args", e.getMessage());
   }
 }

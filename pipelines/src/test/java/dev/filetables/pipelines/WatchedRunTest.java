@@ -10,8 +10,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,7 +30,9 @@ class WatchedRunTest {
         source,
         "CREATE TABLE logs (\n  level STRING,\n  message STRING,\n  log_ts TIMESTAMP(3),\n"
             + "  WATERMARK FOR log_ts AS log_ts - INTERVAL '1' MINUTE\n) WITH (\n"
-            + "  'connector' = 'filesystem',\n  'path' = '" + dir.resolve("landing") + "',\n"
+            + "  'connector' = 'filesystem',\n  'path' = '"
+            + dir.resolve("landing")
+            + "',\n"
             + "  'format' = 'json',\n  'source.monitor-interval' = '500 ms',\n"
             + "  'source.idle-timeout' = '3 s'\n);\n");
     Path sink = dir.resolve("hourly.sql");
@@ -38,7 +40,9 @@ class WatchedRunTest {
         sink,
         "CREATE TABLE hourly (\n  level STRING,\n  message STRING,\n  log_ts TIMESTAMP(3),\n"
             + "  dt STRING,\n  `hour` STRING\n) PARTITIONED BY (dt, `hour`) WITH (\n"
-            + "  'connector' = 'filesystem',\n  'path' = '" + dir.resolve("hourly") + "',\n"
+            + "  'connector' = 'filesystem',\n  'path' = '"
+            + dir.resolve("hourly")
+            + "',\n"
             + "  'format' = 'parquet',\n"
             + "  'sink.rolling-policy.rollover-interval' = '2 s',\n"
             + "  'sink.rolling-policy.inactivity-interval' = '2 s',\n"
@@ -65,8 +69,15 @@ class WatchedRunTest {
     lander.start();
     CliRunner run =
         CliRunner.run(
-            "run", "--from", source.toString(), "--to", sink.toString(), "--stop-after", "25 s",
-            "--parallelism=2", "--checkpointingInterval=1000");
+            "run",
+            "--from",
+            source.toString(),
+            "--to",
+            sink.toString(),
+            "--stop-after",
+            "25 s",
+            "--parallelism=2",
+            "--checkpointingInterval=1000");
     lander.join();
     assertEquals(0, run.exitCode, run.toString());
     assertTrue(run.err.contains("watching " + dir.resolve("landing")), run.err);
@@ -76,7 +87,8 @@ class WatchedRunTest {
     assertEquals(0, query.exitCode, query.toString());
     assertEquals(210, query.out.lines().count(), "every landed row once");
     // partition-time commits need the watcher's watermark, which Beam 2.62's Flink runner passes
-    // downstream only with --finishBundleBeforeCheckpointing=true (see WatchedRead): the CLI sets it
+    // downstream only with --finishBundleBeforeCheckpointing=true (see WatchedRead): the CLI sets
+    // it
     // for a watched source. Hours 10 and 11 are due once the data's watermark (12:05:29 - 1 min)
     // passes their end, hour 12 once every shard idled for 3 s; --stop-after cancels the job (no
     // drain to the end of time), so a _SUCCESS there was written while the job ran.
@@ -111,28 +123,36 @@ class WatchedRunTest {
     Files.writeString(
         source,
         "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing") + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
+            + dir.resolve("landing")
+            + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
     Path sink = dir.resolve("copy.sql");
     Files.writeString(
         sink,
         "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("copy") + "', 'format' = 'json')");
+            + dir.resolve("copy")
+            + "', 'format' = 'json')");
     Files.createDirectories(dir.resolve("landing"));
     CliRunner run =
         CliRunner.run(
-            "run", "--from", source.toString(), "--to", sink.toString(),
+            "run",
+            "--from",
+            source.toString(),
+            "--to",
+            sink.toString(),
             "--savepointPath=" + dir.resolve("savepoint-1"));
     assertTrue(run.exitCode != 0, run.toString());
-    assertTrue(run.err.contains("--savepointPath is ignored by the embedded Flink runner"), run.err);
+    assertTrue(
+        run.err.contains("--savepointPath is ignored by the embedded Flink runner"), run.err);
   }
 
   private void landFlat(String name, String hour, int firstMinute, int count) throws Exception {
     Path target = dir.resolve("landing").resolve(name);
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < count; i++) {
-      lines.append(String.format(
-          "{\"level\": \"INFO\", \"message\": \"event %d\", \"log_ts\": \"2020-05-20 %s:%02d:%02d.000\"}%n",
-          i, hour, firstMinute + i / 60, i % 60));
+      lines.append(
+          String.format(
+              "{\"level\": \"INFO\", \"message\": \"event %d\", \"log_ts\": \"2020-05-20 %s:%02d:%02d.000\"}%n",
+              i, hour, firstMinute + i / 60, i % 60));
     }
     Path hidden = dir.resolve("landing").resolve("." + name + ".tmp");
     Files.writeString(hidden, lines);

@@ -46,11 +46,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The same write → read of all four formats on the Direct runner and on a local Flink cluster (batch,
- * parallelism 2): both give back exactly the input rows. Two pipelines per runner (write all tables,
- * then read all tables) keep the Flink start-up cost down. The tables also cover the three writer
- * layouts: csv with {@code sink.parallelism=3}, json with {@code sink.shuffle-by-partition.enable},
- * avro and parquet with the default per-bundle writers.
+ * The same write → read of all four formats on the Direct runner and on a local Flink cluster
+ * (batch, parallelism 2): both give back exactly the input rows. Two pipelines per runner (write
+ * all tables, then read all tables) keep the Flink start-up cost down. The tables also cover the
+ * three writer layouts: csv with {@code sink.parallelism=3}, json with {@code
+ * sink.shuffle-by-partition.enable}, avro and parquet with the default per-bundle writers.
  */
 class BothRunnersRoundTripTest {
   private static final List<String> FORMATS = List.of("csv", "json", "avro", "parquet");
@@ -96,7 +96,8 @@ class BothRunnersRoundTripTest {
     for (String runner : List.of("direct", "flink")) {
       Path base = dir.resolve(runner);
       filesPerPartition(base.resolve("csv"))
-          .forEach((partition, files) -> assertTrue(files.size() <= 3, runner + " csv " + partition));
+          .forEach(
+              (partition, files) -> assertTrue(files.size() <= 3, runner + " csv " + partition));
       assertEquals(
           Set.of("0", "1", "2"),
           visibleFiles(base.resolve("csv")).stream()
@@ -104,14 +105,14 @@ class BothRunnersRoundTripTest {
               .collect(Collectors.toSet()),
           runner + ": sink.parallelism=3 writer ids");
       filesPerPartition(base.resolve("json"))
-          .forEach((partition, files) -> assertEquals(1, files.size(), runner + " json " + partition));
+          .forEach(
+              (partition, files) -> assertEquals(1, files.size(), runner + " json " + partition));
     }
     // Flink batch: one bundle per task, so the default sink writes at most one file per
     // (partition, task) — at most 2 with parallelism 2
     for (String format : List.of("avro", "parquet")) {
       filesPerPartition(dir.resolve("flink").resolve(format))
-          .forEach(
-              (partition, files) -> assertTrue(files.size() <= 2, partition + ": " + files));
+          .forEach((partition, files) -> assertTrue(files.size() <= 2, partition + ": " + files));
     }
   }
 
@@ -212,7 +213,11 @@ class BothRunnersRoundTripTest {
                   i % 7 == 3 ? null : "name " + i + (i % 5 == 0 ? ", \"quoted\"; ü" : ""),
                   i % 11 == 4 ? null : BigDecimal.valueOf(i * 1234L - 99_999, 3),
                   i % 13 == 5 ? null : LocalDate.of(2019, 12, 31).plusDays(i),
-                  i % 17 == 6 ? null : LocalDateTime.of(2020, 2, 29, 23, 59).plusSeconds(i * 7L).plusNanos(i % 1000 * 1_000_000L),
+                  i % 17 == 6
+                      ? null
+                      : LocalDateTime.of(2020, 2, 29, 23, 59)
+                          .plusSeconds(i * 7L)
+                          .plusNanos(i % 1000 * 1_000_000L),
                   i % 19 == 7 ? null : new org.joda.time.Instant(1_582_934_400_000L + i * 999L),
                   i % 23 == 8 ? null : i % 3 == 0,
                   i % 29 == 9 ? null : i * 1.5 - 100,

@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Independent readers agree: DuckDB reads the Parquet tables FileTables writes (Hive partitioning,
  * escaped values, null partitions) and FileTables reads the tables DuckDB writes.
  *
- * <p>DuckDB reads a partition directory value {@code NULL} (any case) as SQL NULL and percent-decodes
- * values as UTF-8; with {@code 'partition.default-name' = 'NULL'} both tools agree on null partitions.
+ * <p>DuckDB reads a partition directory value {@code NULL} (any case) as SQL NULL and
+ * percent-decodes values as UTF-8; with {@code 'partition.default-name' = 'NULL'} both tools agree
+ * on null partitions.
  */
 class DuckDbInteropTest {
 
@@ -85,7 +86,9 @@ class DuckDbInteropTest {
                   (long) i,
                   i % 7 == 0 ? null : (i % 5 == 0 ? "" : "näme-" + i + " \"q\""),
                   i % 11 == 0 ? null : new BigDecimal(i * 37 - 500).movePointLeft(2),
-                  i % 13 == 0 ? null : LocalDateTime.of(2020, 5, 20, i % 24, i % 60, 7, (i % 1000) * 1_000_000),
+                  i % 13 == 0
+                      ? null
+                      : LocalDateTime.of(2020, 5, 20, i % 24, i % 60, 7, (i % 1000) * 1_000_000),
                   i % 17 == 0 ? null : LocalDate.of(1969, 12, 31).plusDays(i),
                   i % 3 == 0 ? null : i % 2 == 0,
                   i % 19 == 0 ? null : i / 3.0,
@@ -122,7 +125,10 @@ class DuckDbInteropTest {
   @Test
   void fileTablesReadsTablesWrittenByDuckDb() throws Exception {
     Path root = dir.resolve("by-duckdb");
-    List<Row> input = sampleRows(240).stream().filter(r -> !"null".equals(r.getString("region"))).collect(Collectors.toList());
+    List<Row> input =
+        sampleRows(240).stream()
+            .filter(r -> !"null".equals(r.getString("region")))
+            .collect(Collectors.toList());
     StringBuilder values = new StringBuilder();
     for (Row r : input) {
       values.append(values.length() == 0 ? "" : ", ").append('(');
@@ -155,7 +161,9 @@ class DuckDbInteropTest {
       return "NULL";
     }
     if (v instanceof String || v instanceof LocalDateTime || v instanceof LocalDate) {
-      return "'" + v.toString().replace("'", "''").replace('T', v instanceof String ? 'T' : ' ') + "'";
+      return "'"
+          + v.toString().replace("'", "''").replace('T', v instanceof String ? 'T' : ' ')
+          + "'";
     }
     return v.toString();
   }

@@ -16,9 +16,9 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Reads a whole table with {@link FileTableIO#read} on an embedded runner and hands the rows back to
- * the test. Embedded runners (Direct, Flink {@code [local]}) execute in this JVM, so a static sink
- * keyed by a run id is enough.
+ * Reads a whole table with {@link FileTableIO#read} on an embedded runner and hands the rows back
+ * to the test. Embedded runners (Direct, Flink {@code [local]}) execute in this JVM, so a static
+ * sink keyed by a run id is enough.
  */
 final class ReadBack {
   private static final Map<String, Queue<Row>> SINKS = new ConcurrentHashMap<>();

@@ -7,33 +7,32 @@ import dev.filetables.io.files.DataFile;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.partition.PartitionFilter;
+import dev.filetables.io.partition.time.PartitionDeriver;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.transforms.sink.PartFiles;
-import dev.filetables.transforms.sink.PublishFiles;
-import dev.filetables.transforms.sink.DerivePartitionsFn;
 import dev.filetables.transforms.commit.AfterJobCommit;
 import dev.filetables.transforms.commit.PartitionCommit;
-import dev.filetables.transforms.sink.compact.EndOfInputIntents;
-import java.util.List;
-import dev.filetables.io.partition.time.PartitionDeriver;
-import java.util.Optional;
-import org.apache.beam.sdk.transforms.ParDo;
+import dev.filetables.transforms.sink.DerivePartitionsFn;
+import dev.filetables.transforms.sink.PartFiles;
+import dev.filetables.transforms.sink.PublishFiles;
 import dev.filetables.transforms.sink.SinkInputCheck;
 import dev.filetables.transforms.sink.StreamingWrite;
 import dev.filetables.transforms.sink.WriteRows;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
+import dev.filetables.transforms.sink.compact.EndOfInputIntents;
 import dev.filetables.transforms.source.FileRange;
 import dev.filetables.transforms.source.ReadRanges;
 import dev.filetables.transforms.source.watch.WatchedRead;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
-import org.checkerframework.checker.nullness.qual.Nullable;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.display.DisplayData;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
@@ -43,6 +42,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,34 +60,35 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>How a batch write keeps readers from seeing partial data</h2>
  *
- * <p>Writers only ever create <em>hidden</em> files ({@code .part-<uuid>-<writer>-<n><ext>.inprogress}):
- * every reader of the layout (this one, Flink, Spark, Hive, DuckDB globs on the extension) skips names
- * starting with '.', so a running or failed write is invisible. Each write has its own uuid, generated
- * when the pipeline is built; its files can therefore never overwrite or delete another write's files,
- * and writing twice into a table simply adds the second write's files.
+ * <p>Writers only ever create <em>hidden</em> files ({@code
+ * .part-<uuid>-<writer>-<n><ext>.inprogress}): every reader of the layout (this one, Flink, Spark,
+ * Hive, DuckDB globs on the extension) skips names starting with '.', so a running or failed write
+ * is invisible. Each write has its own uuid, generated when the pipeline is built; its files can
+ * therefore never overwrite or delete another write's files, and writing twice into a table simply
+ * adds the second write's files.
  *
  * <p>Once every writer has finished, all in-progress files meet at one key (a GroupByKey). That
- * barrier is the point: the runner only starts the publish step when the writers' output is complete
- * and committed, so publishing never races a still-running or later-discarded writer attempt. The
- * publisher renames each file to its visible name with an atomic move, then deletes any other
- * in-progress file of the same uuid in those directories: the output of writer attempts that failed
- * and were retried, whose files were never handed to the publisher.
+ * barrier is the point: the runner only starts the publish step when the writers' output is
+ * complete and committed, so publishing never races a still-running or later-discarded writer
+ * attempt. The publisher renames each file to its visible name with an atomic move, then deletes
+ * any other in-progress file of the same uuid in those directories: the output of writer attempts
+ * that failed and were retried, whose files were never handed to the publisher.
  *
  * <p>On retry: a retried writer bundle writes new files (random writer id per bundle) or rewrites
  * its own names (shard-numbered writers truncate their old file); only the files of the successful
- * attempt reach the publisher. A retried publish is idempotent: a file whose hidden name is gone and
- * whose visible name exists was already published; leftover deletion tolerates files already gone.
- * A write that fails as a whole leaves only hidden files, which readers ignore.
+ * attempt reach the publisher. A retried publish is idempotent: a file whose hidden name is gone
+ * and whose visible name exists was already published; leftover deletion tolerates files already
+ * gone. A write that fails as a whole leaves only hidden files, which readers ignore.
  *
  * <h2>Batch writers</h2>
  *
  * <p>Bounded input keeps this stateless path rather than the streaming sink's stateful one: on
- * Flink batch a bundle is a whole task, so per-bundle writers already give one file per
- * (partition, task) without putting every row through keyed state.
+ * Flink batch a bundle is a whole task, so per-bundle writers already give one file per (partition,
+ * task) without putting every row through keyed state.
  *
  * <ul>
- *   <li>Default: each bundle keeps one open file per partition and rolls it at
- *       {@code sink.rolling-policy.file-size}; on Flink batch that is one file per (partition, task).
+ *   <li>Default: each bundle keeps one open file per partition and rolls it at {@code
+ *       sink.rolling-policy.file-size}; on Flink batch that is one file per (partition, task).
  *   <li>{@code sink.parallelism}=N: rows are spread over N writers (round robin, or by partition
  *       with {@code sink.shuffle-by-partition.enable}), writer ids 0..N-1.
  *   <li>{@code sink.shuffle-by-partition.enable} alone: one writer per partition.
@@ -95,12 +96,12 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Reading</h2>
  *
- * <p>Files are listed when the pipeline runs, pruning partition directories with the partition filter;
- * each file is split into ranges of about {@link Read#withTargetSplitSize} bytes, spread over workers,
- * and read into rows of {@link TableSpec#schema()} with partition and metadata columns filled in.
- * What cannot be read (a bad record, a corrupt or unreadable file) is handled by the table's {@code
- * source.bad-records} policy: fail (default), skip, or write to a dead-letter table (see {@link
- * dev.filetables.transforms.source.FileRangeReader}).
+ * <p>Files are listed when the pipeline runs, pruning partition directories with the partition
+ * filter; each file is split into ranges of about {@link Read#withTargetSplitSize} bytes, spread
+ * over workers, and read into rows of {@link TableSpec#schema()} with partition and metadata
+ * columns filled in. What cannot be read (a bad record, a corrupt or unreadable file) is handled by
+ * the table's {@code source.bad-records} policy: fail (default), skip, or write to a dead-letter
+ * table (see {@link dev.filetables.transforms.source.FileRangeReader}).
  *
  * <p>With {@code source.monitor-interval} > 0 the read is unbounded: the table directory is watched
  * and each new file is read once, with event timestamps and a watermark; see {@link WatchedRead}.
@@ -134,16 +135,19 @@ public final class FileTableIO {
    * .filetables-eoi-<writeUuid>-….intent}) in their partition directory. This publishes them (the
    * newest intent of the write per partition; older ones, and hidden files of the write in that
    * partition that it does not name, are deleted, never published) and, when the table has commit
-   * policies, commits
-   * those partitions, which the job did not. Idempotent; nothing to do is the normal case.
+   * policies, commits those partitions, which the job did not. Idempotent; nothing to do is the
+   * normal case.
    *
    * <p><b>Call it only once the writing job has ended and will not be restored</b> ({@code
    * waitUntilFinish()} returned {@code DONE}, or the job is known to be over for good): while it
    * runs, or if it is later restored from a savepoint or checkpoint taken before its input ended, a
    * restore may write the same rows again. Pass the id given to {@link Write#withWriteUuid}.
    */
-  public static PublishedLeftovers publishLeftovers(TableSpec table, String writeUuid) throws Exception {
-    checkArgumentNotNull(writeUuid, "write uuid must not be null (null means every write: use the three-argument form)");
+  public static PublishedLeftovers publishLeftovers(TableSpec table, String writeUuid)
+      throws Exception {
+    checkArgumentNotNull(
+        writeUuid,
+        "write uuid must not be null (null means every write: use the three-argument form)");
     return publishLeftovers(table, writeUuid, false);
   }
 
@@ -152,15 +156,18 @@ public final class FileTableIO {
    * intents when null: only when no job writes the table), or with {@code dryRun} only what would
    * be done.
    */
-  public static PublishedLeftovers publishLeftovers(TableSpec table, @Nullable String writeUuid, boolean dryRun)
-      throws Exception {
+  public static PublishedLeftovers publishLeftovers(
+      TableSpec table, @Nullable String writeUuid, boolean dryRun) throws Exception {
     checkArgumentNotNull(table, "table must not be null");
-    List<EndOfInputIntents.RecoveredPartition> partitions = EndOfInputIntents.recover(table, writeUuid, dryRun);
+    List<EndOfInputIntents.RecoveredPartition> partitions =
+        EndOfInputIntents.recover(table, writeUuid, dryRun);
     List<String> committed = new java.util.ArrayList<>();
     if (!dryRun && PartitionCommit.isConfigured(table)) {
       java.util.Map<String, List<WrittenFile>> byPartition = new java.util.LinkedHashMap<>();
       for (EndOfInputIntents.RecoveredPartition partition : partitions) {
-        byPartition.computeIfAbsent(partition.partitionPath(), p -> new java.util.ArrayList<>()).addAll(partition.published());
+        byPartition
+            .computeIfAbsent(partition.partitionPath(), p -> new java.util.ArrayList<>())
+            .addAll(partition.published());
       }
       for (java.util.Map.Entry<String, List<WrittenFile>> partition : byPartition.entrySet()) {
         AfterJobCommit.commit(table, partition.getKey(), partition.getValue());
@@ -179,16 +186,17 @@ public final class FileTableIO {
    * returned {@code DONE}); every CLI command that waits for a streaming write does. On Flink the
    * last files of a finite stream are published by a callback at the job's final checkpoint, which
    * the runner can skip (Beam 2.62 runs a checkpoint's bundle finalizers only when that very
-   * checkpoint's completion is notified; a final checkpoint declined by a closing task is followed by
-   * another that ends the job): so this first runs {@link #publishLeftovers(TableSpec, String)},
+   * checkpoint's completion is notified; a final checkpoint declined by a closing task is followed
+   * by another that ends the job): so this first runs {@link #publishLeftovers(TableSpec, String)},
    * then checks that no hidden file of the write is left anywhere in the table.
    *
-   * @param writeUuid the write's id ({@link Write#withWriteUuid}); null for every write of the table
-   *     (only when no other job writes it)
+   * @param writeUuid the write's id ({@link Write#withWriteUuid}); null for every write of the
+   *     table (only when no other job writes it)
    * @throws UnpublishedFilesException naming the hidden files when any is left: rows in them may be
    *     missing, and nothing will publish them. Never a silent success.
    */
-  public static PublishedLeftovers finishWrite(TableSpec table, @Nullable String writeUuid) throws Exception {
+  public static PublishedLeftovers finishWrite(TableSpec table, @Nullable String writeUuid)
+      throws Exception {
     checkArgumentNotNull(table, "table must not be null");
     PublishedLeftovers published = publishLeftovers(table, writeUuid, false);
     List<java.nio.file.Path> hidden = EndOfInputIntents.hiddenFilesOf(table, writeUuid);
@@ -210,7 +218,8 @@ public final class FileTableIO {
 
   /** See {@link FileTableIO}. */
   @AutoValue
-  public abstract static class Write extends PTransform<PCollection<Row>, PCollection<WrittenFile>> {
+  public abstract static class Write
+      extends PTransform<PCollection<Row>, PCollection<WrittenFile>> {
     private static final long serialVersionUID = 1L;
 
     public abstract TableSpec getTable();
@@ -235,9 +244,9 @@ public final class FileTableIO {
     /**
      * Unbounded input only: bytes at which the streaming sink completes an open file's segment and
      * begins the next one even within a bundle (default 16 MB, capped at the rolling file size).
-     * Rows are never kept in Beam state (each bundle's rows go to a hidden segment file); this bounds
-     * what a segment writer holds in memory, which matters for Parquet segments (their row group's
-     * pages stay in memory until the segment is closed).
+     * Rows are never kept in Beam state (each bundle's rows go to a hidden segment file); this
+     * bounds what a segment writer holds in memory, which matters for Parquet segments (their row
+     * group's pages stay in memory until the segment is closed).
      */
     public Write withBufferSize(long bytes) {
       if (bytes <= 0) {
@@ -247,12 +256,13 @@ public final class FileTableIO {
     }
 
     /**
-     * The write id in part file names, {@code part-<uuid>-<writer>-<counter>} (default: a random UUID
-     * chosen when the pipeline is built). Pass the same id to {@code PartitionCommit.withWriteUuid}.
-     * For a streaming job restarted from a savepoint, keeping the id lets the new run recognise the
-     * old run's hidden files (clean-up of failed attempts, the commit's wait for in-progress files).
-     * Different writes into one table must never share an id (each run of a batch pipeline is a
-     * write of its own: leave it unset there). Letters, digits and '-' only.
+     * The write id in part file names, {@code part-<uuid>-<writer>-<counter>} (default: a random
+     * UUID chosen when the pipeline is built). Pass the same id to {@code
+     * PartitionCommit.withWriteUuid}. For a streaming job restarted from a savepoint, keeping the
+     * id lets the new run recognise the old run's hidden files (clean-up of failed attempts, the
+     * commit's wait for in-progress files). Different writes into one table must never share an id
+     * (each run of a batch pipeline is a write of its own: leave it unset there). Letters, digits
+     * and '-' only.
      */
     public Write withWriteUuid(String uuid) {
       checkArgumentNotNull(uuid, "write uuid must not be null");
@@ -271,14 +281,18 @@ public final class FileTableIO {
       TableOptions options = table.options();
       if (!input.hasSchema()) {
         throw new IllegalArgumentException(
-            "FileTableIO.write(`" + table.name() + "`) needs a PCollection<Row> with a schema"
+            "FileTableIO.write(`"
+                + table.name()
+                + "`) needs a PCollection<Row> with a schema"
                 + " (use setRowSchema or a schema-aware transform)");
       }
       SinkInputCheck.check(table, input.getSchema());
       OptionalInt parallelism = options.sinkParallelism();
       if (parallelism.isPresent() && parallelism.getAsInt() <= 0) {
         throw new IllegalArgumentException(
-            "Option '" + TableOptions.SINK_PARALLELISM + "' must be a positive integer, got "
+            "Option '"
+                + TableOptions.SINK_PARALLELISM
+                + "' must be a positive integer, got "
                 + parallelism.getAsInt());
       }
       if (options.autoCompaction() && input.isBounded() == PCollection.IsBounded.BOUNDED) {
@@ -337,7 +351,8 @@ public final class FileTableIO {
         PCollection<WrittenFile> toCommit = published;
         if (closed != null) {
           // The commit also gets the closed hidden files: announcements that reach it before the
-          // end of the input, when their published selves may come too late (see PartitionCommitFn).
+          // end of the input, when their published selves may come too late (see
+          // PartitionCommitFn).
           toCommit =
               PCollectionList.of(published)
                   .and(closed)
@@ -356,8 +371,14 @@ public final class FileTableIO {
           && !java.nio.charset.Charset.forName(charset.trim())
               .equals(java.nio.charset.StandardCharsets.UTF_8)) {
         throw new IllegalArgumentException(
-            "Option '" + options.format() + ".charset' = '" + charset + "' applies to reading only;"
-                + " FileTableIO.write writes " + options.format() + " as UTF-8: remove the option from"
+            "Option '"
+                + options.format()
+                + ".charset' = '"
+                + charset
+                + "' applies to reading only;"
+                + " FileTableIO.write writes "
+                + options.format()
+                + " as UTF-8: remove the option from"
                 + " the sink table (or set it to UTF-8)");
       }
     }
@@ -423,9 +444,9 @@ public final class FileTableIO {
     }
 
     /**
-     * Reads only partitions matching a SQL condition on partition columns, e.g.
-     * {@code dt = '2020-05-20' AND hour IN ('11', '12')}. Parsed (and checked) when the pipeline is
-     * built; non-matching directories are never listed.
+     * Reads only partitions matching a SQL condition on partition columns, e.g. {@code dt =
+     * '2020-05-20' AND hour IN ('11', '12')}. Parsed (and checked) when the pipeline is built;
+     * non-matching directories are never listed.
      */
     public Read withPartitionFilter(String sqlWhere) {
       checkArgumentNotNull(sqlWhere, "partition filter must not be null");
@@ -485,7 +506,8 @@ public final class FileTableIO {
 
     private PartitionFilter resolveFilter(TableSpec table) {
       if (getPartitionFilterSql() != null) {
-        return PartitionFilter.parse(getPartitionFilterSql(), table.schema(), table.partitionKeys());
+        return PartitionFilter.parse(
+            getPartitionFilterSql(), table.schema(), table.partitionKeys());
       }
       return getPartitionFilter() != null ? getPartitionFilter() : PartitionFilter.all();
     }
@@ -510,10 +532,14 @@ public final class FileTableIO {
       options
           .deadLetterPath()
           .ifPresent(
-              p -> builder.add(DisplayData.item("deadLetterPath", p.toString()).withLabel("Dead-letter table")));
+              p ->
+                  builder.add(
+                      DisplayData.item("deadLetterPath", p.toString())
+                          .withLabel("Dead-letter table")));
       if (getPartitionFilterSql() != null) {
         builder.add(
-            DisplayData.item("partitionFilter", getPartitionFilterSql()).withLabel("Partition filter"));
+            DisplayData.item("partitionFilter", getPartitionFilterSql())
+                .withLabel("Partition filter"));
       } else if (getPartitionFilter() != null) {
         builder.add(
             DisplayData.item("partitionFilter", getPartitionFilter().toString())

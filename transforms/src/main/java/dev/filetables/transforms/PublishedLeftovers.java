@@ -10,7 +10,8 @@ public final class PublishedLeftovers {
   private final List<RecoveredPartition> partitions;
   private final List<String> committed;
 
-  PublishedLeftovers(String table, boolean dryRun, List<RecoveredPartition> partitions, List<String> committed) {
+  PublishedLeftovers(
+      String table, boolean dryRun, List<RecoveredPartition> partitions, List<String> committed) {
     this.table = table;
     this.dryRun = dryRun;
     this.partitions = List.copyOf(partitions);
@@ -51,9 +52,19 @@ public final class PublishedLeftovers {
     if (isEmpty()) {
       return "table `" + table + "`: no end-of-input leftovers";
     }
-    return "table `" + table + "`: " + (dryRun ? "would publish " : "published ") + filesPublished()
-        + " file(s) left hidden at the end of the input in " + partitions.size() + " partition(s)"
-        + (abortedFilesDeleted() > 0 ? (dryRun ? ", would delete " : ", deleted ") + abortedFilesDeleted() + " aborted hidden file(s)" : "")
+    return "table `"
+        + table
+        + "`: "
+        + (dryRun ? "would publish " : "published ")
+        + filesPublished()
+        + " file(s) left hidden at the end of the input in "
+        + partitions.size()
+        + " partition(s)"
+        + (abortedFilesDeleted() > 0
+            ? (dryRun ? ", would delete " : ", deleted ")
+                + abortedFilesDeleted()
+                + " aborted hidden file(s)"
+            : "")
         + (committed.isEmpty() ? "" : ", committed " + committed.size() + " partition(s)");
   }
 

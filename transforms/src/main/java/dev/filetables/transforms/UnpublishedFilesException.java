@@ -27,12 +27,25 @@ public final class UnpublishedFilesException extends IllegalStateException {
     return files;
   }
 
-  private static String message(String table, @Nullable String writeUuid, Path root, List<Path> files) {
+  private static String message(
+      String table, @Nullable String writeUuid, Path root, List<Path> files) {
     String named =
-        files.stream().limit(NAMED).map(f -> root.relativize(f).toString()).collect(Collectors.joining(", "));
-    return "table `" + table + "`: " + (writeUuid == null ? "" : "write " + writeUuid + " ")
-        + "ended with " + files.size() + " hidden file(s) that nothing will publish, so rows in them may"
-        + " be missing from the table: " + named + (files.size() > NAMED ? ", …" : "")
-        + " (under " + root + "; kept for inspection)";
+        files.stream()
+            .limit(NAMED)
+            .map(f -> root.relativize(f).toString())
+            .collect(Collectors.joining(", "));
+    return "table `"
+        + table
+        + "`: "
+        + (writeUuid == null ? "" : "write " + writeUuid + " ")
+        + "ended with "
+        + files.size()
+        + " hidden file(s) that nothing will publish, so rows in them may"
+        + " be missing from the table: "
+        + named
+        + (files.size() > NAMED ? ", …" : "")
+        + " (under "
+        + root
+        + "; kept for inspection)";
   }
 }

@@ -25,8 +25,8 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.values.Row;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Dead letters on the Flink runner ({@code [local]} mini-cluster, batch). */
@@ -83,11 +83,16 @@ class DirtyDataFlinkTest {
     assertEquals(3, read.counter(FileRangeReader.DEAD_LETTERS));
 
     Path ddl = Files.writeString(dir.resolve("dead.sql"), DeadLetterTable.ddl(table));
-    List<Row> dead = DirtyDataReadTest.read(FileTableIO.read(DdlParser.parseFile(ddl)), flink()).rows();
+    List<Row> dead =
+        DirtyDataReadTest.read(FileTableIO.read(DdlParser.parseFile(ddl)), flink()).rows();
     assertEquals(
         List.of("part-2.json:2", "part-2.json:3", "part-3.json:1"),
         dead.stream()
-            .map(r -> Path.of(r.getString("source_file")).getFileName() + ":" + r.getInt64("line_number"))
+            .map(
+                r ->
+                    Path.of(r.getString("source_file")).getFileName()
+                        + ":"
+                        + r.getInt64("line_number"))
             .sorted()
             .collect(Collectors.toList()));
     assertEquals(
@@ -101,7 +106,10 @@ class DirtyDataFlinkTest {
     try (Stream<Path> walk = Files.walk(root)) {
       files =
           walk.filter(Files::isRegularFile)
-              .filter(p -> !p.getFileName().toString().startsWith(".") && !p.getFileName().toString().startsWith("_"))
+              .filter(
+                  p ->
+                      !p.getFileName().toString().startsWith(".")
+                          && !p.getFileName().toString().startsWith("_"))
               .map(p -> "'" + p.toString().replace("'", "''") + "'")
               .collect(Collectors.toList());
     }
@@ -111,7 +119,9 @@ class DirtyDataFlinkTest {
         ResultSet result =
             statement.executeQuery(
                 "SELECT regexp_extract(source_file, '[^/]+$') || ':' || line_number || ':' || kind"
-                    + " FROM read_json([" + String.join(", ", files) + "], format = 'newline_delimited') ORDER BY 1")) {
+                    + " FROM read_json(["
+                    + String.join(", ", files)
+                    + "], format = 'newline_delimited') ORDER BY 1")) {
       while (result.next()) {
         rows.add(result.getString(1));
       }

@@ -72,7 +72,11 @@ class DirtyDataReadTest {
     for (int i = 0; i < options.length; i += 2) {
       map.put(options[i], options[i + 1]);
     }
-    return TableSpec.builder().setName("dirty").setSchema(SCHEMA).setOptions(TableOptions.of(map)).build();
+    return TableSpec.builder()
+        .setName("dirty")
+        .setSchema(SCHEMA)
+        .setOptions(TableOptions.of(map))
+        .build();
   }
 
   private String deadLetterPath() {
@@ -80,8 +84,13 @@ class DirtyDataReadTest {
   }
 
   private TableSpec deadLetterTable(String format, String... more) {
-    List<String> options = new ArrayList<>(List.of(
-        "source.bad-records", "dead-letter", "source.bad-records.dead-letter.path", deadLetterPath()));
+    List<String> options =
+        new ArrayList<>(
+            List.of(
+                "source.bad-records",
+                "dead-letter",
+                "source.bad-records.dead-letter.path",
+                deadLetterPath()));
     options.addAll(Arrays.asList(more));
     return table(format, options.toArray(new String[0]));
   }
@@ -121,10 +130,12 @@ class DirtyDataReadTest {
 
     long counter(String name) {
       MetricQueryResults metrics =
-          result.metrics().queryMetrics(
-              MetricsFilter.builder()
-                  .addNameFilter(MetricNameFilter.named(FileRangeReader.NAMESPACE, name))
-                  .build());
+          result
+              .metrics()
+              .queryMetrics(
+                  MetricsFilter.builder()
+                      .addNameFilter(MetricNameFilter.named(FileRangeReader.NAMESPACE, name))
+                      .build());
       long total = 0;
       for (MetricResult<Long> counter : metrics.getCounters()) {
         total += counter.getAttempted();
@@ -223,11 +234,16 @@ class DirtyDataReadTest {
     assertEquals(2L, first.getInt64("line_number"));
     assertEquals(4L, first.getInt64("byte_offset"));
     assertEquals("x,not a number\n", first.getString("raw_text"));
-    assertEquals("x,not a number\n", new String(Base64.getDecoder().decode(first.getString("raw_base64")), StandardCharsets.UTF_8));
+    assertEquals(
+        "x,not a number\n",
+        new String(
+            Base64.getDecoder().decode(first.getString("raw_base64")), StandardCharsets.UTF_8));
     assertEquals("dev.filetables.io.format.BadRecordException", first.getString("error_class"));
     assertContains(first.getString("error_message"), "cannot parse 'x' as BIGINT");
     assertEquals(
-        java.time.Instant.ofEpochMilli(first.getDateTime("error_time").getMillis()).toString().substring(0, 10),
+        java.time.Instant.ofEpochMilli(first.getDateTime("error_time").getMillis())
+            .toString()
+            .substring(0, 10),
         first.getString("dt"));
     assertTrue(Files.isDirectory(dir.resolve("dead").resolve("dt=" + first.getString("dt"))));
     Row second = dead.get(1);
@@ -243,12 +259,19 @@ class DirtyDataReadTest {
   @Test
   void undecodableTextGoesToTheDeadLetterTableAsBase64() throws Exception {
     byte[] gbk = "2,中文\n".getBytes(Charset.forName("GBK"));
-    file("part-1.csv", concat("1,a\n".getBytes(StandardCharsets.UTF_8), gbk, "3,c\n".getBytes(StandardCharsets.UTF_8)));
+    file(
+        "part-1.csv",
+        concat(
+            "1,a\n".getBytes(StandardCharsets.UTF_8),
+            gbk,
+            "3,c\n".getBytes(StandardCharsets.UTF_8)));
     TableSpec table = deadLetterTable("csv");
     assertEquals(Set.of(1L, 3L), read(table).ids());
     Row dead = deadLetters(table).get(0);
     assertNull(dead.getString("raw_text"), "not UTF-8: base64 only");
-    assertEquals(Arrays.toString(gbk), Arrays.toString(Base64.getDecoder().decode(dead.getString("raw_base64"))));
+    assertEquals(
+        Arrays.toString(gbk),
+        Arrays.toString(Base64.getDecoder().decode(dead.getString("raw_base64"))));
     assertContains(dead.getString("error_message"), "not valid UTF-8");
 
     // declared as GBK the same file reads completely, and text is decoded
@@ -320,7 +343,9 @@ class DirtyDataReadTest {
 
   @Test
   void corruptAvroBlockKeepsTheBlocksBeforeIt() throws Exception {
-    TableSpec skip = table("avro", "source.bad-records", "skip", "avro.sync-interval", "64", "avro.codec", "null");
+    TableSpec skip =
+        table(
+            "avro", "source.bad-records", "skip", "avro.sync-interval", "64", "avro.codec", "null");
     long[] ids = new long[200];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;
@@ -343,7 +368,9 @@ class DirtyDataReadTest {
 
   @Test
   void truncatedAvroKeepsTheCompleteBlocksAndReportsTheCut() throws Exception {
-    TableSpec table = table("avro", "source.bad-records", "skip", "avro.sync-interval", "64", "avro.codec", "null");
+    TableSpec table =
+        table(
+            "avro", "source.bad-records", "skip", "avro.sync-interval", "64", "avro.codec", "null");
     long[] ids = new long[200];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;
@@ -354,8 +381,10 @@ class DirtyDataReadTest {
     List<Row> rows = new ArrayList<>();
     DataFile file = DataFile.of(avro.toString(), Map.of(), Files.size(avro), 0);
     FileRangeReader.Result result =
-        new FileRangeReader(table).read(FileRange.of(file, ByteRange.of(0, file.size())), rows::add, rows::add);
-    assertTrue(result.badFile(), "a cut inside a block is reported, not taken for the end: " + result);
+        new FileRangeReader(table)
+            .read(FileRange.of(file, ByteRange.of(0, file.size())), rows::add, rows::add);
+    assertTrue(
+        result.badFile(), "a cut inside a block is reported, not taken for the end: " + result);
     assertTrue(rows.size() > 50 && rows.size() < 200, rows.size() + " rows");
     assertEquals(rows.size() - 1, rows.get(rows.size() - 1).getInt64("id").longValue(), "a prefix");
   }
@@ -364,7 +393,14 @@ class DirtyDataReadTest {
   void corruptParquetPageIsCaughtByItsChecksumAndRowsBeforeAreKept() throws Exception {
     // uncompressed: without page checksums the damage would decode into wrong values silently
     TableSpec skip =
-        table("parquet", "source.bad-records", "skip", "parquet.block.size", "4096", "parquet.compression", "UNCOMPRESSED");
+        table(
+            "parquet",
+            "source.bad-records",
+            "skip",
+            "parquet.block.size",
+            "4096",
+            "parquet.compression",
+            "UNCOMPRESSED");
     long[] ids = new long[5000];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;
@@ -384,7 +420,8 @@ class DirtyDataReadTest {
     }
     assertEquals(expectedPrefix, read.ids(), "the rows before the damaged page, nothing after it");
     assertTrue(read.ids().size() > 1000 && read.ids().size() < 4000, read.ids().size() + " rows");
-    assertContains(failure(table("parquet")), parquet.toString(), "CRC checksum verification failed");
+    assertContains(
+        failure(table("parquet")), parquet.toString(), "CRC checksum verification failed");
   }
 
   @ParameterizedTest
@@ -417,7 +454,11 @@ class DirtyDataReadTest {
     TableSpec table =
         TableSpec.builder()
             .setName("hourly")
-            .setSchema(Schema.builder().addFields(SCHEMA.getFields()).addNullableField("hour", ColumnType.INT.fieldType()).build())
+            .setSchema(
+                Schema.builder()
+                    .addFields(SCHEMA.getFields())
+                    .addNullableField("hour", ColumnType.INT.fieldType())
+                    .build())
             .setPartitionKeys(List.of("hour"))
             .setOptions(TableOptions.of(map))
             .build();
@@ -431,7 +472,8 @@ class DirtyDataReadTest {
   @Test
   void fileDeletedAfterListingIsAWarningNotAnError() throws Exception {
     TableSpec table = table("csv"); // even with the fail policy
-    DataFile gone = DataFile.of(dir.resolve("t").resolve("part-gone.csv").toString(), Map.of(), 10, 0);
+    DataFile gone =
+        DataFile.of(dir.resolve("t").resolve("part-gone.csv").toString(), Map.of(), 10, 0);
     FileRangeReader reader = new FileRangeReader(table);
     List<Row> rows = new ArrayList<>();
     FileRangeReader.Result result =
@@ -445,14 +487,16 @@ class DirtyDataReadTest {
   void fileDeletedAfterListingPassesThroughSplitAndReadOnAPipeline() throws Exception {
     TableSpec table = table("csv"); // fail policy: still not an error
     text("part-1.csv", "1,a\n");
-    DataFile gone = DataFile.of(dir.resolve("t").resolve("part-gone.csv").toString(), Map.of(), 10_000, 0);
+    DataFile gone =
+        DataFile.of(dir.resolve("t").resolve("part-gone.csv").toString(), Map.of(), 10_000, 0);
     DataFile present =
         DataFile.of(dir.resolve("t").resolve("part-1.csv").toString(), Map.of(), 4, 0);
     Pipeline pipeline = Pipeline.create(directOptions());
     String id = newCollector();
     pipeline
-        .apply(org.apache.beam.sdk.transforms.Create.of(gone, present)
-            .withCoder(org.apache.beam.sdk.coders.SerializableCoder.of(DataFile.class)))
+        .apply(
+            org.apache.beam.sdk.transforms.Create.of(gone, present)
+                .withCoder(org.apache.beam.sdk.coders.SerializableCoder.of(DataFile.class)))
         .apply(dev.filetables.transforms.source.ReadRanges.splitFiles(table.options(), 1000))
         .setCoder(org.apache.beam.sdk.coders.SerializableCoder.of(FileRange.class))
         .apply(dev.filetables.transforms.source.ReadRanges.readRows(table))
@@ -497,7 +541,9 @@ class DirtyDataReadTest {
     Exception e =
         assertThrows(
             Exception.class,
-            () -> new FileRangeReader(table("csv")).read(FileRange.of(listed, ByteRange.of(0, 100)), rows::add, dead::add));
+            () ->
+                new FileRangeReader(table("csv"))
+                    .read(FileRange.of(listed, ByteRange.of(0, 100)), rows::add, dead::add));
     assertContains(e.getMessage(), notAFile.toString(), "'source.bad-records'");
   }
 
@@ -510,7 +556,8 @@ class DirtyDataReadTest {
             IllegalArgumentException.class,
             () ->
                 pipeline
-                    .apply(org.apache.beam.sdk.transforms.Create.empty(SCHEMA).withRowSchema(SCHEMA))
+                    .apply(
+                        org.apache.beam.sdk.transforms.Create.empty(SCHEMA).withRowSchema(SCHEMA))
                     .apply(FileTableIO.write(table)));
     assertContains(e.getMessage(), "'json.charset' = 'GBK' applies to reading only");
   }

@@ -1,7 +1,7 @@
 package dev.filetables.transforms;
 
-import static dev.filetables.transforms.TestTables.PHYSICAL;
 import static dev.filetables.transforms.TestTables.DATA_COLUMNS;
+import static dev.filetables.transforms.TestTables.PHYSICAL;
 import static dev.filetables.transforms.TestTables.collected;
 import static dev.filetables.transforms.TestTables.directOptions;
 import static dev.filetables.transforms.TestTables.filesByPartition;
@@ -10,18 +10,17 @@ import static dev.filetables.transforms.TestTables.multiset;
 import static dev.filetables.transforms.TestTables.newCollector;
 import static dev.filetables.transforms.TestTables.rows;
 import static dev.filetables.transforms.TestTables.visibleFiles;
-import static dev.filetables.transforms.TestTables.writeUuid;
 import static dev.filetables.transforms.TestTables.writerId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.MetadataColumn;
 import dev.filetables.io.table.MetadataKey;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.transforms.TestTables.CollectFn;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.nio.charset.StandardCharsets;
@@ -71,8 +70,12 @@ class FileTableIOTest {
     return collected(id);
   }
 
-  /** Published files are exactly the visible files, with true sizes and partition paths, and nothing is hidden. */
-  private static void assertPublished(Path root, List<WrittenFile> written, int rowCount) throws Exception {
+  /**
+   * Published files are exactly the visible files, with true sizes and partition paths, and nothing
+   * is hidden.
+   */
+  private static void assertPublished(Path root, List<WrittenFile> written, int rowCount)
+      throws Exception {
     assertEquals(List.of(), hiddenFiles(root), "no in-progress file remains");
     Set<Path> paths = written.stream().map(f -> Path.of(f.path())).collect(Collectors.toSet());
     assertEquals(new HashSet<>(visibleFiles(root)), paths);
@@ -95,7 +98,10 @@ class FileTableIOTest {
 
     assertPublished(root, written, 300);
     Set<String> partitions = filesByPartition(root).keySet();
-    assertEquals(TestTables.DT_VALUES.size() * TestTables.HOUR_VALUES.size(), partitions.size(), partitions.toString());
+    assertEquals(
+        TestTables.DT_VALUES.size() * TestTables.HOUR_VALUES.size(),
+        partitions.size(),
+        partitions.toString());
     for (String expected :
         List.of(
             "dt=2020-05-20/hour=0",
@@ -109,7 +115,8 @@ class FileTableIOTest {
             "dt=__DEFAULT_PARTITION__/hour=__DEFAULT_PARTITION__")) {
       assertTrue(partitions.contains(expected), expected + " not in " + partitions);
     }
-    assertTrue(partitions.stream().noneMatch(p -> p.startsWith("dt=null/") || p.startsWith("dt=NULL/")),
+    assertTrue(
+        partitions.stream().noneMatch(p -> p.startsWith("dt=null/") || p.startsWith("dt=NULL/")),
         "a 'null' string must not look like null: " + partitions);
 
     List<Row> output = read(FileTableIO.read(table));
@@ -130,7 +137,8 @@ class FileTableIOTest {
     written.forEach(f -> assertEquals("", f.partitionPath()));
     List<Row> output = read(FileTableIO.read(table).withTargetSplitSize(512));
     assertEquals(
-        multiset(input, DATA_COLUMNS.getFieldNames()), multiset(output, DATA_COLUMNS.getFieldNames()));
+        multiset(input, DATA_COLUMNS.getFieldNames()),
+        multiset(output, DATA_COLUMNS.getFieldNames()));
   }
 
   @ParameterizedTest
@@ -142,8 +150,10 @@ class FileTableIOTest {
         TestTables.unpartitioned(
             root,
             format,
-            TableOptions.SHUFFLE_BY_PARTITION, "true",
-            TableOptions.ROLLING_FILE_SIZE, "4kb");
+            TableOptions.SHUFFLE_BY_PARTITION,
+            "true",
+            TableOptions.ROLLING_FILE_SIZE,
+            "4kb");
     List<Row> input = rows(DATA_COLUMNS, 300);
 
     List<WrittenFile> written = write(table, DATA_COLUMNS, input);
@@ -154,7 +164,8 @@ class FileTableIOTest {
     assertEquals(Set.of("0"), files.stream().map(TestTables::writerId).collect(Collectors.toSet()));
     List<Row> output = read(FileTableIO.read(table));
     assertEquals(
-        multiset(input, DATA_COLUMNS.getFieldNames()), multiset(output, DATA_COLUMNS.getFieldNames()));
+        multiset(input, DATA_COLUMNS.getFieldNames()),
+        multiset(output, DATA_COLUMNS.getFieldNames()));
   }
 
   @Test
@@ -174,20 +185,23 @@ class FileTableIOTest {
               files.forEach(f -> writers.add(writerId(f)));
             });
     assertEquals(Set.of("0", "1", "2"), writers);
-    assertEquals(multiset(input, PHYSICAL_NAMES), multiset(read(FileTableIO.read(table)), PHYSICAL_NAMES));
+    assertEquals(
+        multiset(input, PHYSICAL_NAMES), multiset(read(FileTableIO.read(table)), PHYSICAL_NAMES));
   }
 
   @Test
   void shuffleByPartitionWritesOneFilePerPartition() throws Exception {
     Path root = dir.resolve("by-partition");
-    TableSpec table = TestTables.partitioned(root, "csv", TableOptions.SHUFFLE_BY_PARTITION, "true");
+    TableSpec table =
+        TestTables.partitioned(root, "csv", TableOptions.SHUFFLE_BY_PARTITION, "true");
     List<Row> input = rows(PHYSICAL, 300);
 
     List<WrittenFile> written = write(table, PHYSICAL, input);
 
     assertPublished(root, written, 300);
     filesByPartition(root).forEach((partition, files) -> assertEquals(1, files.size(), partition));
-    assertEquals(multiset(input, PHYSICAL_NAMES), multiset(read(FileTableIO.read(table)), PHYSICAL_NAMES));
+    assertEquals(
+        multiset(input, PHYSICAL_NAMES), multiset(read(FileTableIO.read(table)), PHYSICAL_NAMES));
   }
 
   @Test
@@ -195,7 +209,12 @@ class FileTableIOTest {
     Path root = dir.resolve("hash");
     TableSpec table =
         TestTables.partitioned(
-            root, "avro", TableOptions.SHUFFLE_BY_PARTITION, "true", TableOptions.SINK_PARALLELISM, "3");
+            root,
+            "avro",
+            TableOptions.SHUFFLE_BY_PARTITION,
+            "true",
+            TableOptions.SINK_PARALLELISM,
+            "3");
 
     List<WrittenFile> written = write(table, PHYSICAL, rows(PHYSICAL, 300));
 
@@ -224,7 +243,8 @@ class FileTableIOTest {
     first.forEach(f -> assertTrue(Files.exists(Path.of(f.path())), f.path()));
     List<Row> doubled = new ArrayList<>(input);
     doubled.addAll(input);
-    assertEquals(multiset(doubled, PHYSICAL_NAMES), multiset(read(FileTableIO.read(table)), PHYSICAL_NAMES));
+    assertEquals(
+        multiset(doubled, PHYSICAL_NAMES), multiset(read(FileTableIO.read(table)), PHYSICAL_NAMES));
   }
 
   @Test
@@ -236,7 +256,9 @@ class FileTableIOTest {
       input.add(Row.fromRow(row).withFieldValue("dt", "").build());
     }
     write(table, PHYSICAL, input);
-    assertTrue(filesByPartition(root).keySet().stream().allMatch(p -> p.startsWith("dt=__DEFAULT_PARTITION__/")));
+    assertTrue(
+        filesByPartition(root).keySet().stream()
+            .allMatch(p -> p.startsWith("dt=__DEFAULT_PARTITION__/")));
     for (Row row : read(FileTableIO.read(table))) {
       assertNull(row.getString("dt"));
     }
@@ -347,17 +369,23 @@ class FileTableIOTest {
     TableSpec table = TestTables.partitioned(dir.resolve("v"), "csv");
     Pipeline pipeline = Pipeline.create(directOptions());
 
-    Schema missing = Schema.builder().addFields(PHYSICAL.getFields().subList(0, PHYSICAL.getFieldCount() - 1)).build();
+    Schema missing =
+        Schema.builder()
+            .addFields(PHYSICAL.getFields().subList(0, PHYSICAL.getFieldCount() - 1))
+            .build();
     PCollection<Row> withoutHour = pipeline.apply("Missing", Create.empty(missing));
     String message =
-        assertThrows(IllegalArgumentException.class, () -> withoutHour.apply(FileTableIO.write(table)))
+        assertThrows(
+                IllegalArgumentException.class, () -> withoutHour.apply(FileTableIO.write(table)))
             .getMessage();
     assertTrue(message.contains("missing column(s) [hour]"), message);
 
-    Schema extra = Schema.builder().addFields(PHYSICAL.getFields()).addStringField("comment").build();
+    Schema extra =
+        Schema.builder().addFields(PHYSICAL.getFields()).addStringField("comment").build();
     PCollection<Row> withComment = pipeline.apply("Extra", Create.empty(extra));
     message =
-        assertThrows(IllegalArgumentException.class, () -> withComment.apply(FileTableIO.write(table)))
+        assertThrows(
+                IllegalArgumentException.class, () -> withComment.apply(FileTableIO.write(table)))
             .getMessage();
     assertTrue(message.contains("[comment]"), message);
   }

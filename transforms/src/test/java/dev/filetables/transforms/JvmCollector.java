@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
- * Collects pipeline outputs in this JVM for assertions: embedded runners (Direct, Flink [local]) run
- * here, so a static map keyed by a collector id is enough.
+ * Collects pipeline outputs in this JVM for assertions: embedded runners (Direct, Flink [local])
+ * run here, so a static map keyed by a collector id is enough.
  */
 public final class JvmCollector {
   private static final Map<String, Queue<Object>> COLLECTED = new ConcurrentHashMap<>();

@@ -19,8 +19,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,13 +38,16 @@ class StreamingCompactionTest {
   private static void assertPublishedExactly(Path root, List<WrittenFile> written) {
     assertEquals(
         List.of(),
-        hiddenFiles(root).stream().filter(p -> !p.toString().endsWith(".replaces")).collect(Collectors.toList()),
+        hiddenFiles(root).stream()
+            .filter(p -> !p.toString().endsWith(".replaces"))
+            .collect(Collectors.toList()),
         "no input, segment or merged file stays hidden");
     assertEquals(
         new HashSet<>(visibleFiles(root)),
         written.stream().map(f -> Path.of(f.path())).collect(Collectors.toSet()));
     for (WrittenFile file : written) {
-      assertEquals(file.sizeBytes(), Files.exists(Path.of(file.path())) ? sizeOf(file) : -1, file.path());
+      assertEquals(
+          file.sizeBytes(), Files.exists(Path.of(file.path())) ? sizeOf(file) : -1, file.path());
     }
   }
 
@@ -62,16 +65,26 @@ class StreamingCompactionTest {
     Path root = dir.resolve("t");
     TableSpec plain =
         TestTables.unpartitioned(
-            root, format, TableOptions.SINK_PARALLELISM, "1", TableOptions.ROLLING_FILE_SIZE, "1kb");
+            root,
+            format,
+            TableOptions.SINK_PARALLELISM,
+            "1",
+            TableOptions.ROLLING_FILE_SIZE,
+            "1kb");
     TableSpec table =
         TestTables.unpartitioned(
             root,
             format,
-            TableOptions.SINK_PARALLELISM, "1",
-            TableOptions.ROLLING_FILE_SIZE, "1kb",
-            TableOptions.AUTO_COMPACTION, "true",
-            TableOptions.COMPACTION_FILE_SIZE, "8kb",
-            TableOptions.COMPACTION_MAX_DELAY, "1 h");
+            TableOptions.SINK_PARALLELISM,
+            "1",
+            TableOptions.ROLLING_FILE_SIZE,
+            "1kb",
+            TableOptions.AUTO_COMPACTION,
+            "true",
+            TableOptions.COMPACTION_FILE_SIZE,
+            "8kb",
+            TableOptions.COMPACTION_MAX_DELAY,
+            "1 h");
     List<org.apache.beam.sdk.values.Row> input = rows(DATA_COLUMNS, 800);
 
     List<WrittenFile> uncompacted =
@@ -96,13 +109,21 @@ class StreamingCompactionTest {
     double idealPerGroup = Math.max(1, 8 * 1024 / averageRolled);
     assertTrue(
         written.size() * idealPerGroup / 2 <= uncompacted.size(),
-        written.size() + " compacted files for " + uncompacted.size() + " rolled ones of "
-            + Math.round(averageRolled) + " bytes on average");
+        written.size()
+            + " compacted files for "
+            + uncompacted.size()
+            + " rolled ones of "
+            + Math.round(averageRolled)
+            + " bytes on average");
     long merged =
-        written.stream().filter(f -> CompactedFileName.isCompacted(Path.of(f.path()).getFileName().toString())).count();
+        written.stream()
+            .filter(f -> CompactedFileName.isCompacted(Path.of(f.path()).getFileName().toString()))
+            .count();
     assertTrue(merged >= written.size() - 1, "all but maybe the last are merged: " + written);
     List<WrittenFile> bySize =
-        written.stream().sorted((a, b) -> Long.compare(a.sizeBytes(), b.sizeBytes())).collect(Collectors.toList());
+        written.stream()
+            .sorted((a, b) -> Long.compare(a.sizeBytes(), b.sizeBytes()))
+            .collect(Collectors.toList());
     if (format.equals("csv") || format.equals("json")) {
       // byte concatenation: the merged size is the inputs' size (Avro and Parquet keep one header
       // and footer, so their merged files are smaller than the inputs that reached the target)
@@ -123,12 +144,18 @@ class StreamingCompactionTest {
         TestTables.unpartitioned(
             root,
             "json",
-            TableOptions.SINK_PARALLELISM, "1",
-            TableOptions.ROLLING_ROLLOVER_INTERVAL, "1 s",
-            TableOptions.ROLLING_CHECK_INTERVAL, "1 s",
-            TableOptions.AUTO_COMPACTION, "true",
-            TableOptions.COMPACTION_FILE_SIZE, "64mb",
-            TableOptions.COMPACTION_MAX_DELAY, "3 s");
+            TableOptions.SINK_PARALLELISM,
+            "1",
+            TableOptions.ROLLING_ROLLOVER_INTERVAL,
+            "1 s",
+            TableOptions.ROLLING_CHECK_INTERVAL,
+            "1 s",
+            TableOptions.AUTO_COMPACTION,
+            "true",
+            TableOptions.COMPACTION_FILE_SIZE,
+            "64mb",
+            TableOptions.COMPACTION_MAX_DELAY,
+            "3 s");
     List<org.apache.beam.sdk.values.Row> input = rows(DATA_COLUMNS, 300);
 
     List<WrittenFile> written =
@@ -150,18 +177,27 @@ class StreamingCompactionTest {
         TestTables.partitioned(
             root,
             "parquet",
-            TableOptions.SINK_PARALLELISM, "2",
-            TableOptions.ROLLING_FILE_SIZE, "1kb",
-            TableOptions.AUTO_COMPACTION, "true",
-            TableOptions.COMPACTION_FILE_SIZE, "1mb",
-            TableOptions.COMPACTION_MAX_DELAY, "1 h",
-            TableOptions.COMMIT_POLICY_KIND, "success-file",
-            TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true");
+            TableOptions.SINK_PARALLELISM,
+            "2",
+            TableOptions.ROLLING_FILE_SIZE,
+            "1kb",
+            TableOptions.AUTO_COMPACTION,
+            "true",
+            TableOptions.COMPACTION_FILE_SIZE,
+            "1mb",
+            TableOptions.COMPACTION_MAX_DELAY,
+            "1 h",
+            TableOptions.COMMIT_POLICY_KIND,
+            "success-file",
+            TableOptions.COMMIT_SUCCESS_FILE_MANIFEST,
+            "true");
     List<org.apache.beam.sdk.values.Row> input = rows(PHYSICAL, 600);
 
     List<WrittenFile> written =
         StreamingWriteTest.write(
-            table, StreamingWriteTest.stream(PHYSICAL, input, 100), FileTableIO.write(table).withBufferSize(400));
+            table,
+            StreamingWriteTest.stream(PHYSICAL, input, 100),
+            FileTableIO.write(table).withBufferSize(400));
 
     assertPublishedExactly(root, written);
     Map<String, List<Path>> byPartition = TestTables.filesByPartition(root);

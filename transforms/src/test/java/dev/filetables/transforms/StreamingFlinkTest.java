@@ -34,8 +34,8 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -148,7 +148,8 @@ class StreamingFlinkTest {
     assertEquals(List.of(), hiddenFiles(root), "nothing hidden is left");
     List<Row> back = FileTableIOTest.read(FileTableIO.read(table));
     assertEquals(rows, back.size());
-    assertEquals(rows, back.stream().map(r -> r.getInt64("id")).distinct().count(), "no duplicates");
+    assertEquals(
+        rows, back.stream().map(r -> r.getInt64("id")).distinct().count(), "no duplicates");
     Map<String, List<Path>> byPartition = TestTables.filesByPartition(root);
     assertEquals(3, byPartition.size());
     // ~3 s of rows rolled every second, one writer per partition: a handful of files per
@@ -158,7 +159,10 @@ class StreamingFlinkTest {
       assertTrue(files >= 2 && files <= 6, partition.getKey() + ": " + files + " files");
       assertEquals(
           1,
-          partition.getValue().stream().map(TestTables::writerId).collect(Collectors.toSet()).size(),
+          partition.getValue().stream()
+              .map(TestTables::writerId)
+              .collect(Collectors.toSet())
+              .size(),
           "shuffle by partition: one writer per partition");
     }
     assertTrue(visibleFiles(root).stream().allMatch(p -> p.toString().endsWith(".parquet")));
@@ -167,7 +171,8 @@ class StreamingFlinkTest {
     List<KV<Long, WrittenFile>> published = TestTables.collected(id);
     LongSummaryStatistics publishTimes =
         published.stream().mapToLong(KV::getKey).summaryStatistics();
-    assertTrue(publishTimes.getMax() - publishTimes.getMin() > 1000, "publishing spread: " + publishTimes);
+    assertTrue(
+        publishTimes.getMax() - publishTimes.getMin() > 1000, "publishing spread: " + publishTimes);
     // visibility latency of a file's oldest row (event time = creation time of the row)
     long maxLatency =
         published.stream()
@@ -175,7 +180,11 @@ class StreamingFlinkTest {
             .max()
             .getAsLong();
     System.out.println(
-        "StreamingFlinkTest: " + published.size() + " files, max visibility latency " + maxLatency + " ms");
+        "StreamingFlinkTest: "
+            + published.size()
+            + " files, max visibility latency "
+            + maxLatency
+            + " ms");
   }
 
   @Test

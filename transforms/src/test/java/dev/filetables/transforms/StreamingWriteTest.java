@@ -9,7 +9,6 @@ import static dev.filetables.transforms.TestTables.multiset;
 import static dev.filetables.transforms.TestTables.newCollector;
 import static dev.filetables.transforms.TestTables.rows;
 import static dev.filetables.transforms.TestTables.visibleFiles;
-import static dev.filetables.transforms.TestTables.writerId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,13 +34,16 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** FileTableIO.write on unbounded input (TestStream, Direct runner): write, roll, publish, read back. */
+/**
+ * FileTableIO.write on unbounded input (TestStream, Direct runner): write, roll, publish, read
+ * back.
+ */
 @Tag("slow")
 class StreamingWriteTest {
   static {
@@ -58,7 +60,8 @@ class StreamingWriteTest {
     TestStream.Builder<Row> builder = TestStream.create(RowCoder.of(schema));
     for (int i = 0; i < rows.size(); i += batch) {
       for (int k = i; k < Math.min(rows.size(), i + batch); k++) {
-        builder = builder.addElements(TimestampedValue.of(rows.get(k), T0.plus(Duration.millis(k))));
+        builder =
+            builder.addElements(TimestampedValue.of(rows.get(k), T0.plus(Duration.millis(k))));
       }
       builder = builder.advanceProcessingTime(Duration.standardSeconds(1));
     }
@@ -79,7 +82,8 @@ class StreamingWriteTest {
     return FileTableIOTest.read(FileTableIO.read(table));
   }
 
-  private static void assertAllPublished(Path root, List<WrittenFile> written, int rows) throws Exception {
+  private static void assertAllPublished(Path root, List<WrittenFile> written, int rows)
+      throws Exception {
     assertEquals(List.of(), hiddenFiles(root), "no in-progress file or segment remains");
     Set<Path> paths = written.stream().map(f -> Path.of(f.path())).collect(Collectors.toSet());
     assertEquals(new HashSet<>(visibleFiles(root)), paths);
@@ -108,7 +112,8 @@ class StreamingWriteTest {
         written.size(),
         "one file per partition: nothing rolls before the input ends");
     List<Row> output = read(table);
-    assertEquals(multiset(input, PHYSICAL.getFieldNames()), multiset(output, PHYSICAL.getFieldNames()));
+    assertEquals(
+        multiset(input, PHYSICAL.getFieldNames()), multiset(output, PHYSICAL.getFieldNames()));
   }
 
   @ParameterizedTest
@@ -119,12 +124,15 @@ class StreamingWriteTest {
         TestTables.unpartitioned(
             root,
             format,
-            TableOptions.SINK_PARALLELISM, "1",
-            TableOptions.ROLLING_FILE_SIZE, "4kb");
+            TableOptions.SINK_PARALLELISM,
+            "1",
+            TableOptions.ROLLING_FILE_SIZE,
+            "4kb");
     List<Row> input = rows(DATA_COLUMNS, 600);
 
     List<WrittenFile> written =
-        write(table, stream(DATA_COLUMNS, input, 100), FileTableIO.write(table).withBufferSize(1000));
+        write(
+            table, stream(DATA_COLUMNS, input, 100), FileTableIO.write(table).withBufferSize(1000));
 
     assertAllPublished(root, written, 600);
     assertTrue(written.size() >= 3, "expected several rolled files, got " + written.size());
@@ -137,7 +145,8 @@ class StreamingWriteTest {
       assertTrue(file.sizeBytes() >= 3 * 1024, "rolled early: " + file);
     }
     assertEquals(
-        multiset(input, DATA_COLUMNS.getFieldNames()), multiset(read(table), DATA_COLUMNS.getFieldNames()));
+        multiset(input, DATA_COLUMNS.getFieldNames()),
+        multiset(read(table), DATA_COLUMNS.getFieldNames()));
   }
 
   @Test
@@ -147,8 +156,10 @@ class StreamingWriteTest {
         TestTables.partitioned(
             root,
             "csv",
-            TableOptions.SINK_PARALLELISM, "3",
-            TableOptions.SHUFFLE_BY_PARTITION, "true");
+            TableOptions.SINK_PARALLELISM,
+            "3",
+            TableOptions.SHUFFLE_BY_PARTITION,
+            "true");
     List<Row> input = rows(PHYSICAL, 270);
 
     List<WrittenFile> written = write(table, stream(PHYSICAL, input, 90), FileTableIO.write(table));
@@ -158,7 +169,8 @@ class StreamingWriteTest {
     for (Map.Entry<String, List<Path>> partition : byPartition.entrySet()) {
       assertEquals(1, partition.getValue().size(), partition.toString());
     }
-    Set<String> writers = visibleFiles(root).stream().map(TestTables::writerId).collect(Collectors.toSet());
+    Set<String> writers =
+        visibleFiles(root).stream().map(TestTables::writerId).collect(Collectors.toSet());
     assertTrue(Set.of("0", "1", "2").containsAll(writers), writers.toString());
   }
 
@@ -169,15 +181,22 @@ class StreamingWriteTest {
     List<Row> input = rows(DATA_COLUMNS, 90);
 
     List<WrittenFile> written =
-        write(table, stream(DATA_COLUMNS, input, 30), FileTableIO.write(table).withWriteUuid("fixed-write-1"));
+        write(
+            table,
+            stream(DATA_COLUMNS, input, 30),
+            FileTableIO.write(table).withWriteUuid("fixed-write-1"));
 
     assertAllPublished(root, written, 90);
     List<PartFileName.Parts> names =
         visibleFiles(root).stream()
             .map(p -> PartFileName.parse(p.getFileName().toString()).get())
             .collect(Collectors.toList());
-    assertEquals(Set.of("fixed-write-1"), names.stream().map(PartFileName.Parts::uuid).collect(Collectors.toSet()));
-    assertEquals(Set.of("0", "1", "2"), names.stream().map(PartFileName.Parts::writer).collect(Collectors.toSet()));
+    assertEquals(
+        Set.of("fixed-write-1"),
+        names.stream().map(PartFileName.Parts::uuid).collect(Collectors.toSet()));
+    assertEquals(
+        Set.of("0", "1", "2"),
+        names.stream().map(PartFileName.Parts::writer).collect(Collectors.toSet()));
     assertEquals(3, written.size(), "one file per writer");
   }
 }

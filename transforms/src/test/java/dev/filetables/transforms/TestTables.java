@@ -33,7 +33,9 @@ import org.apache.beam.sdk.values.Row;
 final class TestTables {
   private TestTables() {}
 
-  /** Partition values that need escaping or look like null; null itself means the default partition. */
+  /**
+   * Partition values that need escaping or look like null; null itself means the default partition.
+   */
   static final List<String> DT_VALUES =
       Arrays.asList(
           "2020-05-20", "a/b", "x=y", "100%", "with space", "ünïcødé ✓", "null", "NULL", null);
@@ -114,7 +116,9 @@ final class TestTables {
           "ts",
           i % 17 == 6
               ? null
-              : LocalDateTime.of(2020, 5, 20, 12, 0).plusSeconds(i * 61L).plusNanos((i % 1000) * 1_000_000L));
+              : LocalDateTime.of(2020, 5, 20, 12, 0)
+                  .plusSeconds(i * 61L)
+                  .plusNanos((i % 1000) * 1_000_000L));
       v.put("ltz", i % 19 == 7 ? null : new org.joda.time.Instant(1_590_000_000_000L + i * 1001L));
       v.put("flag", i % 23 == 8 ? null : i % 2 == 0);
       v.put("score", i % 29 == 9 ? null : i * 0.25 - 10);
@@ -132,7 +136,9 @@ final class TestTables {
     return rows;
   }
 
-  /** Direct runner with 2 workers: still several bundles, far fewer tiny files than one per core. */
+  /**
+   * Direct runner with 2 workers: still several bundles, far fewer tiny files than one per core.
+   */
   static PipelineOptions directOptions() {
     DirectOptions options = PipelineOptionsFactory.as(DirectOptions.class);
     options.setRunner(DirectRunner.class);

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link FileTableIO#write} wires the partition commit and the partition deriver: partitions come from
- * the event-time column, and every partition of a bounded input gets its success file at the end.
+ * {@link FileTableIO#write} wires the partition commit and the partition deriver: partitions come
+ * from the event-time column, and every partition of a bounded input gets its success file at the
+ * end.
  */
 class WriteWithCommitTest {
   private static final Schema SCHEMA =
@@ -58,7 +59,8 @@ class WriteWithCommitTest {
     LocalDateTime start = LocalDateTime.of(2020, 5, 20, 22, 30);
     for (int i = 0; i < 40; i++) {
       // dt/hour given wrong on purpose: the deriver replaces them from log_ts
-      rows.add(Row.withSchema(SCHEMA).addValues((long) i, start.plusMinutes(5L * i), "x", null).build());
+      rows.add(
+          Row.withSchema(SCHEMA).addValues((long) i, start.plusMinutes(5L * i), "x", null).build());
     }
 
     Pipeline p = Pipeline.create(TestTables.directOptions());
@@ -68,18 +70,22 @@ class WriteWithCommitTest {
     Set<String> partitions;
     try (Stream<Path> dt = Files.list(root)) {
       partitions =
-          dt.flatMap(d -> {
-                try {
-                  return Files.list(d);
-                } catch (java.io.IOException e) {
-                  throw new java.io.UncheckedIOException(e);
-                }
-              })
+          dt.flatMap(
+                  d -> {
+                    try {
+                      return Files.list(d);
+                    } catch (java.io.IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  })
               .map(h -> root.relativize(h).toString())
               .collect(Collectors.toCollection(TreeSet::new));
     }
     assertEquals(
-        Set.of("dt=2020-05-20/hour=22", "dt=2020-05-20/hour=23", "dt=2020-05-21/hour=00",
+        Set.of(
+            "dt=2020-05-20/hour=22",
+            "dt=2020-05-20/hour=23",
+            "dt=2020-05-21/hour=00",
             "dt=2020-05-21/hour=01"),
         partitions);
     for (String partition : partitions) {

@@ -42,7 +42,8 @@ import java.util.OptionalLong;
  */
 public final class CommitManifest {
   public static final int VERSION = 1;
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** One file entry: name in the partition directory, size, rows (empty when unknown). */
   public static final class Entry {
@@ -110,7 +111,8 @@ public final class CommitManifest {
     try {
       return parse(text);
     } catch (IOException | RuntimeException e) {
-      throw new IOException(successFile + " is not a FileTables commit manifest: " + e.getMessage(), e);
+      throw new IOException(
+          successFile + " is not a FileTables commit manifest: " + e.getMessage(), e);
     }
   }
 
@@ -171,7 +173,12 @@ public final class CommitManifest {
         problems.add("missing file " + entry.name);
       } else if (file.sizeBytes() != entry.sizeBytes) {
         problems.add(
-            "file " + entry.name + " has " + file.sizeBytes() + " bytes, the manifest says " + entry.sizeBytes);
+            "file "
+                + entry.name
+                + " has "
+                + file.sizeBytes()
+                + " bytes, the manifest says "
+                + entry.sizeBytes);
       }
     }
     for (String name : present.keySet()) {

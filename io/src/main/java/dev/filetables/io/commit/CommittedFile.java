@@ -34,7 +34,8 @@ public abstract class CommittedFile implements Serializable {
 
   public static CommittedFile of(String path, long sizeBytes, long rowCount) {
     if (rowCount < 0) {
-      throw new IllegalArgumentException("row count must be >= 0, was " + rowCount + " for " + path);
+      throw new IllegalArgumentException(
+          "row count must be >= 0, was " + rowCount + " for " + path);
     }
     return new AutoValue_CommittedFile(path, sizeBytes, rowCount);
   }

@@ -45,13 +45,16 @@ public abstract class PartitionCommitContext {
     return Collections.unmodifiableMap(partition);
   }
 
-  /** Files this job published into the partition since its previous commit (the ones this commit adds). */
+  /**
+   * Files this job published into the partition since its previous commit (the ones this commit
+   * adds).
+   */
   public abstract List<CommittedFile> newFiles();
 
   /**
-   * Every visible data file in the partition directory at commit time, sorted by name: the new files,
-   * earlier commits' files, and files of other writers (row counts unknown unless an earlier manifest
-   * counted them).
+   * Every visible data file in the partition directory at commit time, sorted by name: the new
+   * files, earlier commits' files, and files of other writers (row counts unknown unless an earlier
+   * manifest counted them).
    */
   public abstract List<CommittedFile> files();
 
@@ -59,18 +62,24 @@ public abstract class PartitionCommitContext {
   public abstract Optional<LocalDateTime> partitionTime();
 
   /**
-   * For a {@code partition-time} commit, the instant the watermark had passed: partition time in the
-   * watermark time zone + delay. Empty for {@code process-time} commits and at the end of input.
+   * For a {@code partition-time} commit, the instant the watermark had passed: partition time in
+   * the watermark time zone + delay. Empty for {@code process-time} commits and at the end of
+   * input.
    */
   public abstract Optional<Instant> watermark();
 
   /** Wall-clock time of this commit. */
   public abstract Instant commitTime();
 
-  /** 1 for the first commit of the partition by this job, 2 and more for re-commits after late data. */
+  /**
+   * 1 for the first commit of the partition by this job, 2 and more for re-commits after late data.
+   */
   public abstract int commitNumber();
 
-  /** {@code partition-time}, {@code process-time} or {@code end-of-input}: what made the partition due. */
+  /**
+   * {@code partition-time}, {@code process-time} or {@code end-of-input}: what made the partition
+   * due.
+   */
   public abstract String reason();
 
   /** Rows in {@link #newFiles()}. */

@@ -39,7 +39,9 @@ public final class PartitionFiles {
           continue; // removed while listing (e.g. a compaction input)
         }
         if (attributes.isRegularFile()) {
-          files.add(CommittedFile.of(entry.toString(), attributes.size(), java.util.OptionalLong.empty()));
+          files.add(
+              CommittedFile.of(
+                  entry.toString(), attributes.size(), java.util.OptionalLong.empty()));
         }
       }
     } catch (NoSuchFileException e) {
@@ -51,13 +53,14 @@ public final class PartitionFiles {
 
   /**
    * The in-progress part files directly in {@code dir} that belong to one of the given writes (part
-   * file uuids), sorted: hidden names {@code .part-<uuid>-….inprogress}, including hidden compaction
-   * outputs named after such a file, and the write's end-of-input intents ({@link IntentFileName}:
-   * hidden work of the write, published at the job's final checkpoint). Files of other writes (an
-   * earlier, crashed job) are not counted: they will never be published and must not block a
-   * commit forever.
+   * file uuids), sorted: hidden names {@code .part-<uuid>-….inprogress}, including hidden
+   * compaction outputs named after such a file, and the write's end-of-input intents ({@link
+   * IntentFileName}: hidden work of the write, published at the job's final checkpoint). Files of
+   * other writes (an earlier, crashed job) are not counted: they will never be published and must
+   * not block a commit forever.
    */
-  public static List<Path> inProgressFiles(Path dir, Collection<String> writeUuids) throws IOException {
+  public static List<Path> inProgressFiles(Path dir, Collection<String> writeUuids)
+      throws IOException {
     List<Path> found = new ArrayList<>();
     if (writeUuids.isEmpty()) {
       return found;

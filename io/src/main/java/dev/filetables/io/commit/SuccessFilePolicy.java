@@ -9,12 +9,12 @@ import java.util.UUID;
 
 /**
  * The {@code success-file} policy: writes {@code sink.partition-commit.success-file.name} (default
- * {@code _SUCCESS}) into the partition directory — an empty file as Flink does, or with
- * {@code sink.partition-commit.success-file.manifest} the partition's {@link CommitManifest}.
+ * {@code _SUCCESS}) into the partition directory — an empty file as Flink does, or with {@code
+ * sink.partition-commit.success-file.manifest} the partition's {@link CommitManifest}.
  *
- * <p>Atomic and idempotent: the content goes to a hidden temporary file in the same directory, which
- * is then renamed over the success file, so a reader sees the old file or the new one, never a
- * partial one, and a re-commit simply replaces it.
+ * <p>Atomic and idempotent: the content goes to a hidden temporary file in the same directory,
+ * which is then renamed over the success file, so a reader sees the old file or the new one, never
+ * a partial one, and a re-commit simply replaces it.
  */
 public final class SuccessFilePolicy implements PartitionCommitPolicy {
   private final String fileName;
@@ -22,7 +22,8 @@ public final class SuccessFilePolicy implements PartitionCommitPolicy {
 
   public SuccessFilePolicy(String fileName, boolean manifest) {
     if (fileName.isEmpty() || fileName.contains("/") || fileName.contains("\\")) {
-      throw new IllegalArgumentException("A success file name must be a plain file name, was '" + fileName + "'");
+      throw new IllegalArgumentException(
+          "A success file name must be a plain file name, was '" + fileName + "'");
     }
     this.fileName = fileName;
     this.manifest = manifest;
@@ -45,7 +46,11 @@ public final class SuccessFilePolicy implements PartitionCommitPolicy {
     Path temp = dir.resolve("." + fileName + "." + UUID.randomUUID() + ".tmp");
     try {
       Files.write(temp, content);
-      Files.move(temp, dir.resolve(fileName), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temp,
+          dir.resolve(fileName),
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
     } finally {
       Files.deleteIfExists(temp);
     }

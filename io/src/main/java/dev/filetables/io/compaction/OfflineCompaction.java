@@ -38,7 +38,12 @@ public final class OfflineCompaction {
 
   /** Before/after figures of one partition. */
   public record Result(
-      Path directory, int filesBefore, long bytesBefore, int filesAfter, long bytesAfter, int groups,
+      Path directory,
+      int filesBefore,
+      long bytesBefore,
+      int filesAfter,
+      long bytesAfter,
+      int groups,
       int deleted) {}
 
   private final FileMerger merger;
@@ -87,10 +92,19 @@ public final class OfflineCompaction {
       deleted += cleanUp(dir);
     }
     long bytesBefore = before.stream().mapToLong(Visible::size).sum();
-    return new Result(dir, before.size(), bytesBefore, filesAfter, dryRun ? bytesBefore : bytesAfter, groups.size(), deleted);
+    return new Result(
+        dir,
+        before.size(),
+        bytesBefore,
+        filesAfter,
+        dryRun ? bytesBefore : bytesAfter,
+        groups.size(),
+        deleted);
   }
 
-  /** The groups to merge: small part files of the format in name order, each group up to the target. */
+  /**
+   * The groups to merge: small part files of the format in name order, each group up to the target.
+   */
   List<List<Visible>> plan(List<Visible> files) {
     List<List<Visible>> groups = new ArrayList<>();
     List<Visible> current = new ArrayList<>();
@@ -99,7 +113,9 @@ public final class OfflineCompaction {
       String name = file.path().getFileName().toString();
       boolean mergeable =
           file.size() < targetSize
-              && PartFileName.parse(name).map(p -> !p.inProgress() && p.extension().equals(extension)).orElse(false);
+              && PartFileName.parse(name)
+                  .map(p -> !p.inProgress() && p.extension().equals(extension))
+                  .orElse(false);
       if (!mergeable) {
         continue;
       }
@@ -190,7 +206,8 @@ public final class OfflineCompaction {
       }
       try {
         BasicFileAttributes attrs =
-            Files.readAttributes(dir.resolve(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            Files.readAttributes(
+                dir.resolve(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (attrs.isRegularFile()) {
           files.add(new Visible(dir.resolve(name), attrs.size()));
         }

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Names of compaction outputs, derived only from the names of the files they merge, so that a
- * compaction retried after a failure writes (and finds) the very same file instead of a second copy.
+ * compaction retried after a failure writes (and finds) the very same file instead of a second
+ * copy.
  *
  * <p>A compaction output is an ordinary part file name {@code part-<uuid>-c<hash>-<n><ext>} whose
  * writer id is {@code c} followed by 16 hex digits of a SHA-256 over the sorted input names, and
@@ -39,14 +40,16 @@ public final class CompactedFileName {
 
   /** True if {@code name} (visible or hidden) is a compaction output name. */
   public static boolean isCompacted(String name) {
-    return PartFileName.parse(name)
-        .map(parts -> isCompactionWriter(parts.writer()))
-        .orElse(false);
+    return PartFileName.parse(name).map(parts -> isCompactionWriter(parts.writer())).orElse(false);
   }
 
   private static boolean isCompactionWriter(String writer) {
-    return writer.length() == 17 && writer.startsWith(WRITER_PREFIX) && writer.substring(1).chars()
-        .allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    return writer.length() == 17
+        && writer.startsWith(WRITER_PREFIX)
+        && writer
+            .substring(1)
+            .chars()
+            .allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
   }
 
   private static String writerId(Collection<String> inputNames) {

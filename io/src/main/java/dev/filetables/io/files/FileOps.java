@@ -43,7 +43,9 @@ public final class FileOps {
   public static OutputStream createHidden(Path dir, String hiddenName) throws IOException {
     if (!hiddenName.startsWith(".") || hiddenName.indexOf('/') >= 0 || hiddenName.length() < 2) {
       throw new IllegalArgumentException(
-          "An in-progress file name must be a single name starting with '.', was '" + hiddenName + "'");
+          "An in-progress file name must be a single name starting with '.', was '"
+              + hiddenName
+              + "'");
     }
     Path file = dir.resolve(hiddenName);
     for (int attempt = 1; ; attempt++) {
@@ -53,12 +55,15 @@ public final class FileOps {
         return Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       } catch (FileAlreadyExistsException e) {
         throw new FileAlreadyExistsException(
-            file.toString(), null, "in-progress file exists already; two writers share a part file name");
+            file.toString(),
+            null,
+            "in-progress file exists already; two writers share a part file name");
       } catch (NoSuchFileException e) {
         if (attempt >= CREATE_ATTEMPTS) {
           throw e;
         }
-        LOG.debug("Directory {} vanished before {} was created; creating it again", dir, hiddenName);
+        LOG.debug(
+            "Directory {} vanished before {} was created; creating it again", dir, hiddenName);
       }
     }
   }
@@ -67,10 +72,10 @@ public final class FileOps {
    * Renames a hidden in-progress file to its visible name ({@link PartFileName#visibleOf})
    * atomically and returns the visible path.
    *
-   * <p>Fails with {@link FileAlreadyExistsException} if the visible name exists while the hidden file
-   * is still there: it never overwrites. If the hidden file is gone and the visible file exists, the
-   * file was published before (a retried commit) and the visible path is returned. If neither
-   * exists, a {@link NoSuchFileException}.
+   * <p>Fails with {@link FileAlreadyExistsException} if the visible name exists while the hidden
+   * file is still there: it never overwrites. If the hidden file is gone and the visible file
+   * exists, the file was published before (a retried commit) and the visible path is returned. If
+   * neither exists, a {@link NoSuchFileException}.
    */
   public static Path publish(Path hidden) throws IOException {
     String visibleName = PartFileName.visibleOf(hidden.getFileName().toString());
@@ -89,13 +94,18 @@ public final class FileOps {
     }
     if (!hiddenExists) {
       throw new NoSuchFileException(
-          hidden.toString(), visible.toString(), "neither the in-progress file nor its visible name exists");
+          hidden.toString(),
+          visible.toString(),
+          "neither the in-progress file nor its visible name exists");
     }
     Files.move(hidden, visible, StandardCopyOption.ATOMIC_MOVE);
     return visible;
   }
 
-  /** Deletes a file or empty directory if it exists; logs instead of failing. True if it was deleted. */
+  /**
+   * Deletes a file or empty directory if it exists; logs instead of failing. True if it was
+   * deleted.
+   */
   public static boolean deleteQuietly(Path path) {
     try {
       return Files.deleteIfExists(path);
@@ -109,11 +119,13 @@ public final class FileOps {
    * The hidden in-progress files of one write under a table root, at any depth, sorted: names
    * starting with '.', ending in {@code .inprogress} and containing {@code part-<uuidPrefix>} (also
    * hidden compaction outputs named after such a file). Symbolic links are not followed; unreadable
-   * directories are logged and skipped (clean-up is best effort). A missing root gives an empty list.
+   * directories are logged and skipped (clean-up is best effort). A missing root gives an empty
+   * list.
    */
   public static List<Path> listHidden(Path root, String uuidPrefix) throws IOException {
     if (uuidPrefix == null || uuidPrefix.isEmpty()) {
-      throw new IllegalArgumentException("listHidden needs a non-empty uuid prefix: it finds files to delete");
+      throw new IllegalArgumentException(
+          "listHidden needs a non-empty uuid prefix: it finds files to delete");
     }
     String marker = "part-" + uuidPrefix;
     return listFiles(root, name -> PartFileName.isInProgress(name) && name.contains(marker));
@@ -124,7 +136,8 @@ public final class FileOps {
    * are not followed; entries that cannot be read are logged and skipped. A missing root gives an
    * empty list.
    */
-  public static List<Path> listFiles(Path root, java.util.function.Predicate<String> name) throws IOException {
+  public static List<Path> listFiles(Path root, java.util.function.Predicate<String> name)
+      throws IOException {
     if (!Files.isDirectory(root)) {
       return List.of();
     }

@@ -2,7 +2,9 @@ package dev.filetables.io.files;
 
 import com.google.auto.value.AutoValue;
 
-/** Something under a table root that a listing did not read, and why (it is also logged at WARN). */
+/**
+ * Something under a table root that a listing did not read, and why (it is also logged at WARN).
+ */
 @AutoValue
 public abstract class IgnoredEntry {
   /** Absolute path of the entry. */

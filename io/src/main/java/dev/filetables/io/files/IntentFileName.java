@@ -23,7 +23,8 @@ public final class IntentFileName {
   /** The name of an intent of {@code writeUuid} written at {@code epochMillis}. */
   public static String of(String writeUuid, long epochMillis, String random) {
     if (random.isEmpty() || !random.chars().allMatch(Character::isLetterOrDigit)) {
-      throw new IllegalArgumentException("random part must be letters or digits, was '" + random + "'");
+      throw new IllegalArgumentException(
+          "random part must be letters or digits, was '" + random + "'");
     }
     return PREFIX + writeUuid + "-" + epochMillis + "-" + random + SUFFIX;
   }
@@ -33,9 +34,13 @@ public final class IntentFileName {
     return intentName + ".tmp";
   }
 
-  /** True for the temporary name of an intent of {@code writeUuid} (left by a crash while writing it). */
+  /**
+   * True for the temporary name of an intent of {@code writeUuid} (left by a crash while writing
+   * it).
+   */
   public static boolean isTemporaryOfWrite(String name, String writeUuid) {
-    return name.endsWith(".tmp") && isOfWrite(name.substring(0, name.length() - ".tmp".length()), writeUuid);
+    return name.endsWith(".tmp")
+        && isOfWrite(name.substring(0, name.length() - ".tmp".length()), writeUuid);
   }
 
   /** True for an intent file name (of any write). */
@@ -95,7 +100,9 @@ public final class IntentFileName {
     }
     String millis = core.substring(millisDash + 1, randomDash);
     String random = core.substring(randomDash + 1);
-    if (millis.isEmpty() || millis.length() > 18 || !millis.chars().allMatch(c -> c >= '0' && c <= '9')
+    if (millis.isEmpty()
+        || millis.length() > 18
+        || !millis.chars().allMatch(c -> c >= '0' && c <= '9')
         || random.isEmpty()) {
       return Optional.empty();
     }

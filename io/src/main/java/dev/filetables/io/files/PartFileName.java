@@ -4,15 +4,15 @@ import com.google.auto.value.AutoValue;
 import java.util.Optional;
 
 /**
- * Names of part files: visible {@code part-<uuid>-<writer>-<counter><ext>} and the hidden in-progress
- * name {@code .part-<uuid>-<writer>-<counter><ext>.inprogress} it is written under. The hidden name
- * starts with '.' (every reader skips it) and does not end in the data extension (globs such as
- * {@code **}{@code /*.parquet} never match it).
+ * Names of part files: visible {@code part-<uuid>-<writer>-<counter><ext>} and the hidden
+ * in-progress name {@code .part-<uuid>-<writer>-<counter><ext>.inprogress} it is written under. The
+ * hidden name starts with '.' (every reader skips it) and does not end in the data extension (globs
+ * such as {@code **}{@code /*.parquet} never match it).
  *
- * <p>{@link #parse} reads a name back into its parts. It takes the counter and the writer from the end
- * ({@code -<writer>-<counter>}, the counter all digits) and the extension from the first '.' after
- * {@code part-}, so a uuid may contain '-' (a standard UUID does) but not '.', and a writer may
- * contain neither.
+ * <p>{@link #parse} reads a name back into its parts. It takes the counter and the writer from the
+ * end ({@code -<writer>-<counter>}, the counter all digits) and the extension from the first '.'
+ * after {@code part-}, so a uuid may contain '-' (a standard UUID does) but not '.', and a writer
+ * may contain neither.
  */
 public final class PartFileName {
   private PartFileName() {}
@@ -61,7 +61,10 @@ public final class PartFileName {
     }
     int writerDash = core.lastIndexOf('-', counterDash - 1);
     String counter = core.substring(counterDash + 1);
-    if (writerDash <= 0 || writerDash == counterDash - 1 || !isDigits(counter) || counter.length() > 18) {
+    if (writerDash <= 0
+        || writerDash == counterDash - 1
+        || !isDigits(counter)
+        || counter.length() > 18) {
       return Optional.empty();
     }
     return Optional.of(
@@ -75,7 +78,9 @@ public final class PartFileName {
 
   /** True for a hidden in-progress name ({@code .<visible>.inprogress}). */
   public static boolean isInProgress(String name) {
-    return name.length() > 1 + IN_PROGRESS.length() && name.startsWith(".") && name.endsWith(IN_PROGRESS);
+    return name.length() > 1 + IN_PROGRESS.length()
+        && name.startsWith(".")
+        && name.endsWith(IN_PROGRESS);
   }
 
   private static boolean isDigits(String text) {

@@ -18,6 +18,7 @@ public abstract class PartitionDirectory implements Serializable {
   public abstract Map<String, String> partition();
 
   public static PartitionDirectory of(String path, Map<String, String> partition) {
-    return new AutoValue_PartitionDirectory(path, Collections.unmodifiableMap(new LinkedHashMap<>(partition)));
+    return new AutoValue_PartitionDirectory(
+        path, Collections.unmodifiableMap(new LinkedHashMap<>(partition)));
   }
 }

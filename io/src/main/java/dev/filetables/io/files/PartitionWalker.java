@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * the partition known so far before an entry is even stat-ed, so a pruned subtree is never touched
  * (it may be unreadable, a dangling link, anything). Names starting with '.' or '_' are skipped
  * without a word (in-progress files, success files); everything else that is not descended is
- * recorded as an {@link IgnoredEntry} and logged at WARN, because it is data the table will not read.
+ * recorded as an {@link IgnoredEntry} and logged at WARN, because it is data the table will not
+ * read.
  */
 final class PartitionWalker {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionWalker.class);
@@ -47,7 +48,8 @@ final class PartitionWalker {
   private final DirectoryOpener opener;
   private final List<IgnoredEntry> ignored = new ArrayList<>();
 
-  PartitionWalker(List<String> keys, String defaultName, PartitionFilter filter, DirectoryOpener opener) {
+  PartitionWalker(
+      List<String> keys, String defaultName, PartitionFilter filter, DirectoryOpener opener) {
     PartitionPath.checkDefaultName(defaultName);
     this.keys = List.copyOf(keys);
     this.defaultName = defaultName;
@@ -79,9 +81,9 @@ final class PartitionWalker {
   }
 
   /**
-   * Entries of a directory in name order, hidden names left out; none if the directory vanished
-   * (a concurrent delete). Other failures (permissions) propagate: a partition that matches but
-   * cannot be read must not silently read as empty.
+   * Entries of a directory in name order, hidden names left out; none if the directory vanished (a
+   * concurrent delete). Other failures (permissions) propagate: a partition that matches but cannot
+   * be read must not silently read as empty.
    */
   List<Path> visibleEntries(Path dir) throws IOException {
     List<Path> entries = new ArrayList<>();
@@ -121,7 +123,8 @@ final class PartitionWalker {
     ignored.add(IgnoredEntry.of(entry.toString(), reason));
   }
 
-  private void descend(Path dir, int level, LinkedHashMap<String, String> partition, LeafVisitor visitor)
+  private void descend(
+      Path dir, int level, LinkedHashMap<String, String> partition, LeafVisitor visitor)
       throws IOException {
     if (level == keys.size()) {
       visitor.leaf(dir, partition);
@@ -131,8 +134,16 @@ final class PartitionWalker {
     for (Path entry : visibleEntries(dir)) {
       String name = entry.getFileName().toString();
       if (!PartitionPath.isSegmentFor(name, key)) {
-        ignore(entry, describe(entry) + " where partition directories " + PartitionPath.escape(key)
-            + "=<value> are expected (level " + (level + 1) + " of " + keys + ")");
+        ignore(
+            entry,
+            describe(entry)
+                + " where partition directories "
+                + PartitionPath.escape(key)
+                + "=<value> are expected (level "
+                + (level + 1)
+                + " of "
+                + keys
+                + ")");
         continue;
       }
       LinkedHashMap<String, String> next = new LinkedHashMap<>(partition);
@@ -147,8 +158,13 @@ final class PartitionWalker {
       if (attrs.isDirectory()) {
         descend(entry, level + 1, next, visitor);
       } else {
-        ignore(entry, "a file at partition level " + (level + 1) + " of " + keys
-            + "; data files are only read inside the last partition level");
+        ignore(
+            entry,
+            "a file at partition level "
+                + (level + 1)
+                + " of "
+                + keys
+                + "; data files are only read inside the last partition level");
       }
     }
   }

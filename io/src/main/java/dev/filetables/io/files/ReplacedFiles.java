@@ -29,12 +29,12 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * A reader that lists a partition directory and sees a visible {@code part-compacted-…} file reads
- * its sidecar and ignores the files it names: before the commit point the listing holds only the old
- * files, after it the new file and the old ones it ignores — old or new, never both, never neither.
- * A crash before the commit point leaves hidden files only (no reader sees them; the next compaction
- * removes them); a crash after it leaves replaced files that every FileTables reader ignores and the
- * next compaction deletes. Readers that do not know the protocol (other engines) may see both until
- * the replaced files are deleted.
+ * its sidecar and ignores the files it names: before the commit point the listing holds only the
+ * old files, after it the new file and the old ones it ignores — old or new, never both, never
+ * neither. A crash before the commit point leaves hidden files only (no reader sees them; the next
+ * compaction removes them); a crash after it leaves replaced files that every FileTables reader
+ * ignores and the next compaction deletes. Readers that do not know the protocol (other engines)
+ * may see both until the replaced files are deleted.
  */
 public final class ReplacedFiles {
   private static final Logger LOG = LoggerFactory.getLogger(ReplacedFiles.class);
@@ -69,7 +69,8 @@ public final class ReplacedFiles {
     Path sidecar = sidecarOf(merged);
     Path temporary = sidecar.resolveSibling(sidecar.getFileName() + ".tmp");
     Files.writeString(temporary, String.join("\n", replacedNames) + "\n", StandardCharsets.UTF_8);
-    Files.move(temporary, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        temporary, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
   /** The names a merged file replaces; empty if it has no sidecar. */
@@ -97,7 +98,10 @@ public final class ReplacedFiles {
       if (mayReplace(name)) {
         List<String> names = read(dir.resolve(name));
         if (names.isEmpty()) {
-          LOG.warn("{} has no sidecar {}; reading it with every other file", dir.resolve(name), sidecarOf(dir.resolve(name)).getFileName());
+          LOG.warn(
+              "{} has no sidecar {}; reading it with every other file",
+              dir.resolve(name),
+              sidecarOf(dir.resolve(name)).getFileName());
         }
         replaced.addAll(names);
       }

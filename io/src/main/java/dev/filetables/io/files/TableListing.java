@@ -15,16 +15,16 @@ import java.util.regex.Pattern;
  * Lists a table's visible data files by walking its partition directories level by level.
  *
  * <p>Only directories named {@code key=value} with the expected key at each level are descended;
- * names starting with '.' or '_' are skipped (files and directories); the filter is tested after each
- * level so non-matching subtrees are never opened; {@code pathRegex} (when present) must match the
- * file's full absolute path. Directories above the root never count as partitions. Data files are
- * the regular files (or links to them) inside the last partition level, directly under the root for
- * an unpartitioned table. Anything else that is not read (a directory of another key, a file above
- * the last level, a directory inside it, a dangling link) is logged at WARN and returned by
+ * names starting with '.' or '_' are skipped (files and directories); the filter is tested after
+ * each level so non-matching subtrees are never opened; {@code pathRegex} (when present) must match
+ * the file's full absolute path. Directories above the root never count as partitions. Data files
+ * are the regular files (or links to them) inside the last partition level, directly under the root
+ * for an unpartitioned table. Anything else that is not read (a directory of another key, a file
+ * above the last level, a directory inside it, a dangling link) is logged at WARN and returned by
  * {@link #scan} as {@link IgnoredEntry ignored}. A missing root is an empty table (logged at INFO).
- * Files replaced by an offline compaction's merged file in the same directory are left out
- * ({@link ReplacedFiles}: the protocol that makes a compaction atomic for readers).
- * Files are sorted by path.
+ * Files replaced by an offline compaction's merged file in the same directory are left out ({@link
+ * ReplacedFiles}: the protocol that makes a compaction atomic for readers). Files are sorted by
+ * path.
  */
 public final class TableListing {
   private TableListing() {}
@@ -75,7 +75,13 @@ public final class TableListing {
       java.util.function.Predicate<Path> readLeaf)
       throws IOException {
     return scan(
-        root, partitionKeys, defaultPartitionName, filter, pathRegex, PartitionWalker.NIO, readLeaf);
+        root,
+        partitionKeys,
+        defaultPartitionName,
+        filter,
+        pathRegex,
+        PartitionWalker.NIO,
+        readLeaf);
   }
 
   static Result scan(
@@ -98,7 +104,8 @@ public final class TableListing {
       PartitionWalker.DirectoryOpener opener,
       java.util.function.Predicate<Path> readLeaf)
       throws IOException {
-    PartitionWalker walker = new PartitionWalker(partitionKeys, defaultPartitionName, filter, opener);
+    PartitionWalker walker =
+        new PartitionWalker(partitionKeys, defaultPartitionName, filter, opener);
     List<DataFile> files = new ArrayList<>();
     walker.walk(
         root.toAbsolutePath(),
@@ -120,9 +127,13 @@ public final class TableListing {
               continue;
             }
             if (attrs.isDirectory()) {
-              walker.ignore(entry, "a directory inside the last partition level"
-                  + (partitionKeys.isEmpty() ? " of an unpartitioned table" : " " + partitionKeys)
-                  + "; only files are read here");
+              walker.ignore(
+                  entry,
+                  "a directory inside the last partition level"
+                      + (partitionKeys.isEmpty()
+                          ? " of an unpartitioned table"
+                          : " " + partitionKeys)
+                      + "; only files are read here");
               continue;
             }
             if (!attrs.isRegularFile()) {
@@ -133,7 +144,8 @@ public final class TableListing {
             if (pathRegex.isPresent() && !pathRegex.get().matcher(path).matches()) {
               continue; // deliberately not read: not ignored
             }
-            files.add(DataFile.of(path, partition, attrs.size(), attrs.lastModifiedTime().toMillis()));
+            files.add(
+                DataFile.of(path, partition, attrs.size(), attrs.lastModifiedTime().toMillis()));
           }
         });
     files.sort(Comparator.comparing(DataFile::path));

@@ -43,7 +43,8 @@ public final class AvroFormat extends FixedRangeFormat {
 
   @Override
   public RowReader createReader(
-      SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema) throws IOException {
+      SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema)
+      throws IOException {
     return AvroRowReader.open(file, fileSize, range, fileSchema);
   }
 }

@@ -6,11 +6,11 @@ import java.io.IOException;
  * A record that cannot be decoded; the message names where it is and why.
  *
  * <p>Readers also say, when they know it, where the record starts ({@link #lineNumber()}, {@link
- * #byteOffset()}), its raw bytes ({@link #raw()}) and the bare reason ({@link #reason()}), so that a
- * caller can route the record (skip it, write it to a dead-letter table) instead of failing. When
- * {@link #readerCanContinue()} is true the reader has consumed the bad record and {@code next()} may be
- * called again for the records after it; otherwise the rest of the range cannot be read (a corrupt
- * block).
+ * #byteOffset()}), its raw bytes ({@link #raw()}) and the bare reason ({@link #reason()}), so that
+ * a caller can route the record (skip it, write it to a dead-letter table) instead of failing. When
+ * {@link #readerCanContinue()} is true the reader has consumed the bad record and {@code next()}
+ * may be called again for the records after it; otherwise the rest of the range cannot be read (a
+ * corrupt block).
  */
 public class BadRecordException extends IOException {
   private static final long serialVersionUID = 1L;
@@ -63,7 +63,8 @@ public class BadRecordException extends IOException {
   }
 
   /** A failure after which the rest of the range cannot be read (e.g. a corrupt Avro block). */
-  public static BadRecordException fatal(String message, String reason, long byteOffset, Throwable cause) {
+  public static BadRecordException fatal(
+      String message, String reason, long byteOffset, Throwable cause) {
     return new BadRecordException(message, cause, reason, -1, byteOffset, null, false);
   }
 

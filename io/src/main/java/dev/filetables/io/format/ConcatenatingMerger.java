@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Merges files of a line-oriented format by appending their bytes: valid when every record ends with
- * a line break and files carry no header or footer (FileTables' csv and json writers).
+ * Merges files of a line-oriented format by appending their bytes: valid when every record ends
+ * with a line break and files carry no header or footer (FileTables' csv and json writers).
  */
 public final class ConcatenatingMerger implements FileMerger {
   private static final long serialVersionUID = 1L;

@@ -27,8 +27,8 @@ import org.apache.beam.sdk.schemas.Schema;
  * have no effect (no array columns; decimals are always written plain). Delimiter, quote and escape
  * must be ASCII characters. {@code charset} (FileTables only, read only) names the text's charset,
  * UTF-8 by default; it must be ASCII-compatible and its multi-byte characters must not contain the
- * delimiter, quote or escape byte (see {@link TextCharset}). Bytes that do not decode make the record
- * bad.
+ * delimiter, quote or escape byte (see {@link TextCharset}). Bytes that do not decode make the
+ * record bad.
  */
 public final class CsvFormat implements FileFormat {
   private static final long serialVersionUID = 1L;
@@ -136,7 +136,9 @@ public final class CsvFormat implements FileFormat {
         delimiter, quote, escape, allowComments, ignoreParseErrors, nullLiteral, charset);
   }
 
-  /** The parser looks for {@code c} in raw bytes: it must never be part of a multi-byte character. */
+  /**
+   * The parser looks for {@code c} in raw bytes: it must never be part of a multi-byte character.
+   */
   private static void checkSafe(FormatOptions o, TextCharset charset, String key, int c) {
     if (c >= 0 && !charset.isSafe(c)) {
       throw o.conflict(
@@ -144,10 +146,7 @@ public final class CsvFormat implements FileFormat {
               "'%s' uses '%c' (0x%02X), a byte that also occurs inside multi-byte characters of"
                   + " 'csv.charset' = '%s', so records could not be cut reliably; choose a character"
                   + " below 0x40 such as ',' ';' '\\t' or '\"'",
-              o.fullKey(key),
-              (char) c,
-              c,
-              charset));
+              o.fullKey(key), (char) c, c, charset));
     }
   }
 
@@ -165,7 +164,9 @@ public final class CsvFormat implements FileFormat {
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
     if (!charset.isUtf8()) {
       throw new IOException(
-          "'csv.charset' = '" + charset + "' applies to reading only; FileTables writes CSV as UTF-8"
+          "'csv.charset' = '"
+              + charset
+              + "' applies to reading only; FileTables writes CSV as UTF-8"
               + " (remove the option from the sink table)");
     }
     return new CsvRowWriter(this, out, fileSchema);

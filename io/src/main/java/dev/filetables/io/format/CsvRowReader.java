@@ -18,7 +18,9 @@ import org.joda.time.Instant;
  * of the file schema, by column position. Values are parsed straight from the record bytes.
  */
 final class CsvRowReader implements SkippingRowReader {
-  /** Raw bytes of a bad record kept for dead letters; longer records are cut (the message says so). */
+  /**
+   * Raw bytes of a bad record kept for dead letters; longer records are cut (the message says so).
+   */
   static final int MAX_RAW_BYTES = 1 << 20;
 
   private final CsvFormat format;
@@ -58,8 +60,7 @@ final class CsvRowReader implements SkippingRowReader {
       nullable[i] = field.getType().getNullable();
       decimalScales[i] = Decimals.declaredScale(field.getType());
     }
-    this.nullBytes =
-        format.nullLiteral == null ? null : format.charset.encode(format.nullLiteral);
+    this.nullBytes = format.nullLiteral == null ? null : format.charset.encode(format.nullLiteral);
     this.in =
         new RangeByteInput(
             file,
@@ -282,7 +283,8 @@ final class CsvRowReader implements SkippingRowReader {
       return;
     }
     boolean lineKnown = range.start() == 0;
-    String where = lineKnown ? "line " + parser.recordLine() : "byte offset " + parser.recordStart();
+    String where =
+        lineKnown ? "line " + parser.recordLine() : "byte offset " + parser.recordStart();
     throw BadRecordException.skippable(
         "Bad CSV record at " + where + ": " + reason + "; record: " + snippet(),
         reason,
@@ -292,8 +294,8 @@ final class CsvRowReader implements SkippingRowReader {
   }
 
   /**
-   * The record's bytes as stored (quotes, escapes and line end included), re-read from the file: the
-   * parser keeps only unescaped field bytes. Cut at {@link #MAX_RAW_BYTES}.
+   * The record's bytes as stored (quotes, escapes and line end included), re-read from the file:
+   * the parser keeps only unescaped field bytes. Cut at {@link #MAX_RAW_BYTES}.
    */
   private byte[] rawRecord() throws IOException {
     long start = parser.recordStart();

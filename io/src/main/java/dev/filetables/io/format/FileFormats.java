@@ -4,17 +4,21 @@ import java.util.Map;
 
 /**
  * Looks up a {@link FileFormat} by its {@code format} option value, with that format's options
- * (keys without the {@code <format>.} prefix). Unknown formats and unknown format options fail with a
- * {@link dev.filetables.io.table.TableDefinitionException} that names the key and what is allowed.
- *
+ * (keys without the {@code <format>.} prefix). Unknown formats and unknown format options fail with
+ * a {@link dev.filetables.io.table.TableDefinitionException} that names the key and what is
+ * allowed.
  */
 public final class FileFormats {
   private FileFormats() {}
 
-  /** Format option (csv, json) with which Flink skips bad records; means {@code source.bad-records} = skip. */
+  /**
+   * Format option (csv, json) with which Flink skips bad records; means {@code source.bad-records}
+   * = skip.
+   */
   public static final String IGNORE_PARSE_ERRORS = "ignore-parse-errors";
 
-  public static final java.util.List<String> SUPPORTED = java.util.List.of("csv", "json", "avro", "parquet");
+  public static final java.util.List<String> SUPPORTED =
+      java.util.List.of("csv", "json", "avro", "parquet");
 
   public static FileFormat forName(String name, Map<String, String> formatOptions) {
     switch (name == null ? "" : name) {
@@ -28,7 +32,10 @@ public final class FileFormats {
         return ParquetFormat.create(formatOptions);
       default:
         throw new dev.filetables.io.table.TableDefinitionException(
-            "Unsupported format '" + name + "' (option 'format'); supported: " + String.join(", ", SUPPORTED));
+            "Unsupported format '"
+                + name
+                + "' (option 'format'); supported: "
+                + String.join(", ", SUPPORTED));
     }
   }
 

@@ -8,17 +8,17 @@ import java.util.List;
 
 /**
  * Joins complete files of one format and one file schema into a single file holding all their rows,
- * in input order, without decoding rows where the format allows it (row formats: byte concatenation;
- * Avro: block copy; Parquet: row-group copy). Used by the streaming sink to turn the segments of a
- * part file into the part file, and meant for compaction.
+ * in input order, without decoding rows where the format allows it (row formats: byte
+ * concatenation; Avro: block copy; Parquet: row-group copy). Used by the streaming sink to turn the
+ * segments of a part file into the part file, and meant for compaction.
  *
  * <p>Get one with {@link FileMergers#of}.
  */
 public interface FileMerger extends Serializable {
 
   /**
-   * Writes the merged file to {@code out} and closes it. {@code inputs} are complete files written by
-   * the same format with the same file schema; at least one.
+   * Writes the merged file to {@code out} and closes it. {@code inputs} are complete files written
+   * by the same format with the same file schema; at least one.
    */
   void merge(List<Path> inputs, OutputStream out) throws IOException;
 }

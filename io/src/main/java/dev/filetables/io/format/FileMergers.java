@@ -7,8 +7,8 @@ import org.apache.beam.sdk.schemas.Schema;
 /**
  * Finds the {@link FileMerger} of a format: byte concatenation for csv and json (records are
  * newline-terminated, files have no header), block copy for avro, row-group copy for parquet, the
- * format's own merger for a {@link MergeableFormat}, and otherwise a merger that reads the rows back
- * with the format and writes them again.
+ * format's own merger for a {@link MergeableFormat}, and otherwise a merger that reads the rows
+ * back with the format and writes them again.
  */
 public final class FileMergers {
   private FileMergers() {}

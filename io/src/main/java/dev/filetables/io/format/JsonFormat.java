@@ -122,7 +122,9 @@ public final class JsonFormat implements FileFormat {
   public RowWriter createWriter(OutputStream out, Schema fileSchema) throws IOException {
     if (!charset.isUtf8()) {
       throw new IOException(
-          "'json.charset' = '" + charset + "' applies to reading only; FileTables writes JSON as UTF-8"
+          "'json.charset' = '"
+              + charset
+              + "' applies to reading only; FileTables writes JSON as UTF-8"
               + " (remove the option from the sink table)");
     }
     return new JsonRowWriter(this, out, fileSchema);

@@ -34,10 +34,13 @@ final class JsonRowReader implements SkippingRowReader {
   private final boolean[] seen;
   private final TemporalText temporal = new TemporalText();
   private final boolean lineRangeStartsAtZero;
+
   /** Null for UTF-8 (parsed from bytes after validation); else lines are decoded to chars first. */
   private final TextCharset.Decoder decoder;
+
   /** The current line decoded, when {@link #decoder} is set. */
   private CharBuffer lineChars;
+
   private long skipped;
 
   JsonRowReader(
@@ -100,8 +103,7 @@ final class JsonRowReader implements SkippingRowReader {
           : String.format(
               "byte 0x%02X at offset %d of the line is not valid UTF-8 (set 'json.charset' if the file"
                   + " uses another encoding)",
-              buf[bad] & 0xff,
-              bad - offset);
+              buf[bad] & 0xff, bad - offset);
     }
     try {
       lineChars = decoder.decodeToBuffer(buf, offset, length);

@@ -18,8 +18,9 @@ import java.util.Arrays;
  * every line exactly once, wherever the boundaries fall.
  *
  * <p>Lines are returned without their terminator; a '\r' before the '\n' (CRLF) and a final line
- * without terminator are handled. A UTF-8 byte order mark at the start of the file is skipped unless
- * the text is in another charset (it still counts as part of the first line for ownership). Lines longer than the buffer grow it.
+ * without terminator are handled. A UTF-8 byte order mark at the start of the file is skipped
+ * unless the text is in another charset (it still counts as part of the first line for ownership).
+ * Lines longer than the buffer grow it.
  *
  * <p>The line bytes are {@code buffer()[lineOffset() .. lineOffset() + lineLength())}, valid until
  * the next call of {@link #next()}. The channel is positioned by this reader before each read and
@@ -212,7 +213,9 @@ public final class LineRangeReader {
     return lineText(StandardCharsets.UTF_8);
   }
 
-  /** The current line decoded in {@code charset} (undecodable bytes become U+FFFD: for messages). */
+  /**
+   * The current line decoded in {@code charset} (undecodable bytes become U+FFFD: for messages).
+   */
   public String lineText(java.nio.charset.Charset charset) {
     return new String(buf, lineOffset, lineLength, charset);
   }

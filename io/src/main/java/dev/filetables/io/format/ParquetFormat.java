@@ -26,7 +26,9 @@ public final class ParquetFormat extends FixedRangeFormat {
     this.options = options;
   }
 
-  /** Creates the format from its options (keys without the "parquet." prefix); unknown keys fail. */
+  /**
+   * Creates the format from its options (keys without the "parquet." prefix); unknown keys fail.
+   */
   public static ParquetFormat create(Map<String, String> options) {
     return new ParquetFormat(ParquetOptions.parse(options));
   }
@@ -42,7 +44,8 @@ public final class ParquetFormat extends FixedRangeFormat {
 
   @Override
   public RowReader createReader(
-      SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema) throws IOException {
+      SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema)
+      throws IOException {
     return ParquetRowReader.open(file, fileSize, range, fileSchema, options);
   }
 }

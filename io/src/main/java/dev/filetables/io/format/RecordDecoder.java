@@ -33,8 +33,8 @@ public final class RecordDecoder {
   }
 
   /**
-   * The row in {@code message}; {@code null} when the message holds no row (blank) or a bad one that
-   * the format's {@code ignore-parse-errors} skips. A bad message otherwise throws {@link
+   * The row in {@code message}; {@code null} when the message holds no row (blank) or a bad one
+   * that the format's {@code ignore-parse-errors} skips. A bad message otherwise throws {@link
    * BadRecordException} saying why (the caller adds where the message came from).
    */
   public @Nullable Row decode(byte[] message) throws BadRecordException {

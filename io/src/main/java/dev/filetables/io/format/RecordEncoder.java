@@ -7,9 +7,9 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Encodes one row as one message (e.g. a Kafka record value) in a row format (csv, json), exactly as
- * the format writes that row as a line of a file, without the line terminator: the counterpart of
- * {@link RecordDecoder}, for producers of test and demo data.
+ * Encodes one row as one message (e.g. a Kafka record value) in a row format (csv, json), exactly
+ * as the format writes that row as a line of a file, without the line terminator: the counterpart
+ * of {@link RecordDecoder}, for producers of test and demo data.
  */
 public final class RecordEncoder {
   private final FileFormat format;

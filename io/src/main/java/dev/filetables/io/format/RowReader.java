@@ -9,12 +9,15 @@ public interface RowReader extends Closeable {
 
   /**
    * The next row, or {@code null} at the end of the range. A bad record throws {@link
-   * BadRecordException}; when {@link BadRecordException#readerCanContinue()} the reader has moved past
-   * it and {@code next()} may be called again.
+   * BadRecordException}; when {@link BadRecordException#readerCanContinue()} the reader has moved
+   * past it and {@code next()} may be called again.
    */
   Row next() throws IOException;
 
-  /** Where the last row came from, for error messages: e.g. {@code line 17} or {@code row group 2, row 5}. */
+  /**
+   * Where the last row came from, for error messages: e.g. {@code line 17} or {@code row group 2,
+   * row 5}.
+   */
   String position();
 
   /**

@@ -17,12 +17,13 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A Kafka source table: the topic(s) to read, consumer properties, where to start, how a record value
- * becomes a row of {@link #schema()} (a row format: json or csv) and, with a {@code WATERMARK} clause,
- * which column gives event time.
+ * A Kafka source table: the topic(s) to read, consumer properties, where to start, how a record
+ * value becomes a row of {@link #schema()} (a row format: json or csv) and, with a {@code
+ * WATERMARK} clause, which column gives event time.
  *
- * <p>Parse one from DDL with {@link KafkaTables#parse}; the transforms module turns it into a KafkaIO
- * read ({@code dev.filetables.transforms.kafka.KafkaTableSource}). Immutable and serializable.
+ * <p>Parse one from DDL with {@link KafkaTables#parse}; the transforms module turns it into a
+ * KafkaIO read ({@code dev.filetables.transforms.kafka.KafkaTableSource}). Immutable and
+ * serializable.
  */
 public final class KafkaTableSpec implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -83,7 +84,9 @@ public final class KafkaTableSpec implements Serializable {
     return consumerProperties.get("bootstrap.servers");
   }
 
-  /** {@code properties.group.id}; offsets are committed to Kafka (with checkpoints) only when set. */
+  /**
+   * {@code properties.group.id}; offsets are committed to Kafka (with checkpoints) only when set.
+   */
   public Optional<String> groupId() {
     return Optional.ofNullable(consumerProperties.get("group.id"));
   }
@@ -126,7 +129,9 @@ public final class KafkaTableSpec implements Serializable {
     return badRecordPolicy;
   }
 
-  /** {@code source.bad-records.dead-letter.path}: the dead-letter table's root (policy dead-letter). */
+  /**
+   * {@code source.bad-records.dead-letter.path}: the dead-letter table's root (policy dead-letter).
+   */
   public Optional<Path> deadLetterPath() {
     return Optional.ofNullable(deadLetterPath).map(Path::of);
   }
@@ -145,6 +150,14 @@ public final class KafkaTableSpec implements Serializable {
 
   @Override
   public String toString() {
-    return "Kafka table `" + name + "` (topic " + String.join(";", topics) + " at " + bootstrapServers() + ", " + formatName + ")";
+    return "Kafka table `"
+        + name
+        + "` (topic "
+        + String.join(";", topics)
+        + " at "
+        + bootstrapServers()
+        + ", "
+        + formatName
+        + ")";
   }
 }

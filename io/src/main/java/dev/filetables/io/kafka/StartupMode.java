@@ -3,7 +3,10 @@ package dev.filetables.io.kafka;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** {@code scan.startup.mode}: where a Kafka table starts reading when the job starts fresh (not restored). */
+/**
+ * {@code scan.startup.mode}: where a Kafka table starts reading when the job starts fresh (not
+ * restored).
+ */
 public enum StartupMode {
   /** Each partition from its earliest offset, whatever the group has committed. */
   EARLIEST_OFFSET("earliest-offset"),

@@ -11,10 +11,10 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
  * A node of a parsed partition filter, evaluated on a possibly partial partition.
  *
  * <p>Evaluation returns the set of SQL truth values the node can still take, as a bit mask of
- * {@link #TRUE}, {@link #FALSE} and {@link #UNKNOWN} (SQL's null result). A key that is not yet known
- * (an inner level not walked yet) can take any value, so a comparison on it gives all three; a known
- * null (default partition) makes a comparison {@link #UNKNOWN}, as in SQL. A directory is kept while
- * {@link #TRUE} is still possible, which never prunes a subtree that could match.
+ * {@link #TRUE}, {@link #FALSE} and {@link #UNKNOWN} (SQL's null result). A key that is not yet
+ * known (an inner level not walked yet) can take any value, so a comparison on it gives all three;
+ * a known null (default partition) makes a comparison {@link #UNKNOWN}, as in SQL. A directory is
+ * kept while {@link #TRUE} is still possible, which never prunes a subtree that could match.
  */
 abstract class FilterNode implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -53,7 +53,8 @@ abstract class FilterNode implements Serializable {
     if ((left & TRUE) != 0 && (right & TRUE) != 0) {
       out |= TRUE;
     }
-    if ((left & (TRUE | UNKNOWN)) != 0 && (right & (TRUE | UNKNOWN)) != 0
+    if ((left & (TRUE | UNKNOWN)) != 0
+        && (right & (TRUE | UNKNOWN)) != 0
         && ((left & UNKNOWN) != 0 || (right & UNKNOWN) != 0)) {
       out |= UNKNOWN;
     }
@@ -405,7 +406,8 @@ abstract class FilterNode implements Serializable {
   /** Words that cannot be plain column names in a filter. */
   static final class Keywords {
     private static final java.util.Set<String> WORDS =
-        java.util.Set.of("AND", "OR", "NOT", "IN", "IS", "NULL", "TRUE", "FALSE", "DATE", "TIMESTAMP");
+        java.util.Set.of(
+            "AND", "OR", "NOT", "IN", "IS", "NULL", "TRUE", "FALSE", "DATE", "TIMESTAMP");
 
     static boolean isKeyword(String word) {
       return WORDS.contains(word.toUpperCase(java.util.Locale.ROOT));

@@ -122,7 +122,8 @@ final class PartitionFilterParser {
 
   static FilterNode parse(String expression, Schema schema, List<String> partitionKeys) {
     if (expression == null || expression.trim().isEmpty()) {
-      throw new TableDefinitionException("The partition filter is empty; leave it unset to read every partition");
+      throw new TableDefinitionException(
+          "The partition filter is empty; leave it unset to read every partition");
     }
     for (String key : partitionKeys) {
       if (!schema.hasField(key)) {
@@ -232,7 +233,8 @@ final class PartitionFilterParser {
     if (left instanceof Column && ((Column) left).columnType == ColumnType.BOOLEAN) {
       return new FilterNode.Comparison((Column) left, FilterNode.Op.EQ, Boolean.TRUE);
     }
-    throw error(token, "expected a comparison (=, <>, !=, <, <=, >, >=), IN, NOT IN or IS [NOT] NULL");
+    throw error(
+        token, "expected a comparison (=, <>, !=, <, <=, >, >=), IN, NOT IN or IS [NOT] NULL");
   }
 
   private static FilterNode.Op compareOp(Token token) {
@@ -281,7 +283,8 @@ final class PartitionFilterParser {
       case WORD:
         next++;
         if (token.isWord("TRUE") || token.isWord("FALSE")) {
-          return new Literal(Literal.Type.BOOLEAN, token.text.toLowerCase(Locale.ROOT), token.position);
+          return new Literal(
+              Literal.Type.BOOLEAN, token.text.toLowerCase(Locale.ROOT), token.position);
         }
         if (token.isWord("NULL")) {
           return new Literal(Literal.Type.NULL, "NULL", token.position);
@@ -314,8 +317,15 @@ final class PartitionFilterParser {
       for (String candidate : partitionKeys) {
         if (candidate.equalsIgnoreCase(name)) {
           if (key != null) {
-            throw error(token, "`" + name + "` matches partition columns " + key + " and " + candidate
-                + " ignoring case; write it exactly");
+            throw error(
+                token,
+                "`"
+                    + name
+                    + "` matches partition columns "
+                    + key
+                    + " and "
+                    + candidate
+                    + " ignoring case; write it exactly");
           }
           key = candidate;
         }
@@ -323,10 +333,17 @@ final class PartitionFilterParser {
     }
     if (key == null) {
       throw new TableDefinitionException(
-          "`" + name + "` is not a partition column; partition columns: "
-              + (partitionKeys.isEmpty() ? "(none, the table is not partitioned)" : String.join(", ", partitionKeys))
-              + " — filters prune directories only (at position " + (token.position + 1) + " in: "
-              + expression + ")");
+          "`"
+              + name
+              + "` is not a partition column; partition columns: "
+              + (partitionKeys.isEmpty()
+                  ? "(none, the table is not partitioned)"
+                  : String.join(", ", partitionKeys))
+              + " — filters prune directories only (at position "
+              + (token.position + 1)
+              + " in: "
+              + expression
+              + ")");
     }
     return new Column(key, schema.getField(key).getType());
   }
@@ -354,19 +371,28 @@ final class PartitionFilterParser {
       case NULL:
         return null;
       case DATE:
-        if (column.columnType == ColumnType.TIMESTAMP || column.columnType == ColumnType.TIMESTAMP_LTZ) {
+        if (column.columnType == ColumnType.TIMESTAMP
+            || column.columnType == ColumnType.TIMESTAMP_LTZ) {
           text = text + " 00:00:00"; // a date compared with a timestamp means its midnight
         } else if (column.columnType != ColumnType.DATE && column.columnType != ColumnType.STRING) {
-          throw error(literal.position, "a DATE literal cannot be compared with " + column.sql()
-              + " of type " + column.columnType);
+          throw error(
+              literal.position,
+              "a DATE literal cannot be compared with "
+                  + column.sql()
+                  + " of type "
+                  + column.columnType);
         }
         break;
       case TIMESTAMP:
         if (column.columnType != ColumnType.TIMESTAMP
             && column.columnType != ColumnType.TIMESTAMP_LTZ
             && column.columnType != ColumnType.STRING) {
-          throw error(literal.position, "a TIMESTAMP literal cannot be compared with " + column.sql()
-              + " of type " + column.columnType);
+          throw error(
+              literal.position,
+              "a TIMESTAMP literal cannot be compared with "
+                  + column.sql()
+                  + " of type "
+                  + column.columnType);
         }
         break;
       default:
@@ -377,15 +403,24 @@ final class PartitionFilterParser {
       return PartitionValues.parse(
           text, column.columnType == ColumnType.DECIMAL ? Schema.FieldType.DECIMAL : column.type);
     } catch (IllegalArgumentException e) {
-      throw error(literal.position, "the literal " + literal.describe() + " does not fit partition column "
-          + column.sql() + ": " + e.getMessage());
+      throw error(
+          literal.position,
+          "the literal "
+              + literal.describe()
+              + " does not fit partition column "
+              + column.sql()
+              + ": "
+              + e.getMessage());
     }
   }
 
   private void checkTypedLiteral(Literal.Type type, Token text) {
     try {
       PartitionValues.parse(
-          text.text, type == Literal.Type.DATE ? ColumnType.DATE.fieldType() : ColumnType.TIMESTAMP.fieldType());
+          text.text,
+          type == Literal.Type.DATE
+              ? ColumnType.DATE.fieldType()
+              : ColumnType.TIMESTAMP.fieldType());
     } catch (IllegalArgumentException e) {
       throw error(text, "bad " + type + " literal: " + e.getMessage());
     }
@@ -421,7 +456,9 @@ final class PartitionFilterParser {
         i++;
         while (true) {
           if (i >= s.length()) {
-            throw error(start, (c == '\'' ? "unterminated string literal" : "unterminated back-quoted name"));
+            throw error(
+                start,
+                (c == '\'' ? "unterminated string literal" : "unterminated back-quoted name"));
           }
           char d = s.charAt(i);
           if (d == c) {
@@ -440,7 +477,8 @@ final class PartitionFilterParser {
           throw error(start, "empty back-quoted name");
         }
         out.add(new Token(c == '\'' ? Kind.STRING : Kind.QUOTED_WORD, text.toString(), start));
-      } else if (Character.isDigit(c) || (c == '.' && i + 1 < s.length() && Character.isDigit(s.charAt(i + 1)))) {
+      } else if (Character.isDigit(c)
+          || (c == '.' && i + 1 < s.length() && Character.isDigit(s.charAt(i + 1)))) {
         int start = i;
         while (i < s.length() && Character.isDigit(s.charAt(i))) {
           i++;
@@ -501,9 +539,14 @@ final class PartitionFilterParser {
 
   private TableDefinitionException error(int position, String message) {
     String pointer =
-        expression.indexOf('\n') < 0 ? "\n  " + expression + "\n  " + " ".repeat(position) + "^" : "";
+        expression.indexOf('\n') < 0
+            ? "\n  " + expression + "\n  " + " ".repeat(position) + "^"
+            : "";
     return new TableDefinitionException(
-        "Invalid partition filter at position " + (position + 1) + ": " + message
+        "Invalid partition filter at position "
+            + (position + 1)
+            + ": "
+            + message
             + (pointer.isEmpty() ? " in: " + expression : pointer));
   }
 }

@@ -7,16 +7,16 @@ import java.util.List;
  * Hive-style partition directories {@code k1=v1/k2=v2}: escaping, unescaping, building and parsing.
  *
  * <ul>
- *   <li>{@link #escape}/{@link #unescape}: exactly the spec's Hive rule. Each of 0x00–0x1F, {@code "
- *       # % ' * / : = ? \} 0x7F {@code { } [ ] ^} becomes {@code %} + two upper-case hex digits;
- *       nothing else (not space, not non-ASCII). Unescaping decodes {@code %XX} (either case) to the
- *       character with that code; a {@code %} not followed by two hex digits stays as is.
+ *   <li>{@link #escape}/{@link #unescape}: exactly the spec's Hive rule. Each of 0x00–0x1F, {@code
+ *       " # % ' * / : = ? \} 0x7F {@code { } [ ] ^} becomes {@code %} + two upper-case hex digits;
+ *       nothing else (not space, not non-ASCII). Unescaping decodes {@code %XX} (either case) to
+ *       the character with that code; a {@code %} not followed by two hex digits stays as is.
  *   <li>{@link #toRelativePath}: null or empty value → default name; a string value that an
  *       independent reader would take for null or for the default partition ({@code null}, the
  *       default name or {@code __HIVE_DEFAULT_PARTITION__}, ignoring case) gets its first character
  *       %-encoded so it reads back as itself ({@code null} → {@code %6Eull}).
- *   <li>{@link #parse}: the inverse; only the (escaped) default name reads back as {@code null}. Keys
- *       are escaped and unescaped like values.
+ *   <li>{@link #parse}: the inverse; only the (escaped) default name reads back as {@code null}.
+ *       Keys are escaped and unescaped like values.
  * </ul>
  */
 public final class PartitionPath {
@@ -97,10 +97,10 @@ public final class PartitionPath {
   }
 
   /**
-   * Decodes a run of escapes of bytes >= 0x80 starting at {@code start}. Hive never escapes non-ASCII
-   * characters, so such escapes come from writers that percent-encode UTF-8 (DuckDB, URL encoders):
-   * decode them as UTF-8 when valid, else keep Hive's one-char-per-escape reading. Returns the index
-   * after the run.
+   * Decodes a run of escapes of bytes >= 0x80 starting at {@code start}. Hive never escapes
+   * non-ASCII characters, so such escapes come from writers that percent-encode UTF-8 (DuckDB, URL
+   * encoders): decode them as UTF-8 when valid, else keep Hive's one-char-per-escape reading.
+   * Returns the index after the run.
    */
   private static int appendUtf8Run(String text, int start, StringBuilder out) {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
@@ -133,7 +133,8 @@ public final class PartitionPath {
   public static String toSegment(String key, String value, String defaultName) {
     checkDefaultName(defaultName);
     if (key == null || key.isEmpty()) {
-      throw new IllegalArgumentException("A partition key must not be null or empty, was '" + key + "'");
+      throw new IllegalArgumentException(
+          "A partition key must not be null or empty, was '" + key + "'");
     }
     return escape(key) + "=" + escapeValue(value, defaultName);
   }
@@ -142,7 +143,14 @@ public final class PartitionPath {
   public static String toRelativePath(List<String> keys, List<String> values, String defaultName) {
     if (keys.size() != values.size()) {
       throw new IllegalArgumentException(
-          "Got " + values.size() + " partition values " + values + " for " + keys.size() + " partition keys " + keys);
+          "Got "
+              + values.size()
+              + " partition values "
+              + values
+              + " for "
+              + keys.size()
+              + " partition keys "
+              + keys);
     }
     if (keys.size() == 1) {
       return toSegment(keys.get(0), values.get(0), defaultName);
@@ -165,7 +173,11 @@ public final class PartitionPath {
       int eq = segment.indexOf('=');
       if (eq <= 0) {
         throw new IllegalArgumentException(
-            "Partition directory '" + segment + "' in '" + relativePath + "' is not of the form key=value");
+            "Partition directory '"
+                + segment
+                + "' in '"
+                + relativePath
+                + "' is not of the form key=value");
       }
       String key = unescape(segment.substring(0, eq));
       if (partition.containsKey(key)) {
@@ -187,18 +199,33 @@ public final class PartitionPath {
     List<String> segments = segments(relativePath);
     if (segments.size() != keys.size()) {
       throw new IllegalArgumentException(
-          "Partition path '" + relativePath + "' has " + segments.size() + " levels, expected "
-              + keys.size() + ": " + layout(keys));
+          "Partition path '"
+              + relativePath
+              + "' has "
+              + segments.size()
+              + " levels, expected "
+              + keys.size()
+              + ": "
+              + layout(keys));
     }
     LinkedHashMap<String, String> partition = new LinkedHashMap<>();
     for (int i = 0; i < keys.size(); i++) {
       String segment = segments.get(i);
       if (!isSegmentFor(segment, keys.get(i))) {
         throw new IllegalArgumentException(
-            "Partition directory '" + segment + "' at level " + (i + 1) + " of '" + relativePath
-                + "' is not for partition key '" + keys.get(i) + "'; expected " + layout(keys));
+            "Partition directory '"
+                + segment
+                + "' at level "
+                + (i + 1)
+                + " of '"
+                + relativePath
+                + "' is not for partition key '"
+                + keys.get(i)
+                + "'; expected "
+                + layout(keys));
       }
-      partition.put(keys.get(i), segmentValue(segment, escape(keys.get(i)).length() + 1, defaultName));
+      partition.put(
+          keys.get(i), segmentValue(segment, escape(keys.get(i)).length() + 1, defaultName));
     }
     return partition;
   }
@@ -233,7 +260,9 @@ public final class PartitionPath {
     }
     if (defaultName.charAt(0) > 0xFF) {
       throw new IllegalArgumentException(
-          "The default partition name '" + defaultName + "' must start with a character up to U+00FF");
+          "The default partition name '"
+              + defaultName
+              + "' must start with a character up to U+00FF");
     }
   }
 

@@ -18,8 +18,8 @@ import org.apache.beam.sdk.schemas.Schema.TypeName;
  * Typed partition values ↔ their directory strings, per {@link ColumnType}.
  *
  * <p>{@code format(value, type)} gives the string written in the directory name (before escaping;
- * null stays null); {@code parse(text, type)} the typed value back (null stays null), failing with an
- * {@link IllegalArgumentException} that names the value, the type and the expected form.
+ * null stays null); {@code parse(text, type)} the typed value back (null stays null), failing with
+ * an {@link IllegalArgumentException} that names the value, the type and the expected form.
  *
  * <pre>
  * STRING          as is
@@ -60,8 +60,14 @@ public final class PartitionValues {
     ColumnType columnType = ColumnType.of(type);
     if (!columnType.javaClass().isInstance(value)) {
       throw new IllegalArgumentException(
-          "Partition value " + value + " of class " + value.getClass().getName() + " does not fit column type "
-              + columnType + ", which holds " + columnType.javaClass().getName());
+          "Partition value "
+              + value
+              + " of class "
+              + value.getClass().getName()
+              + " does not fit column type "
+              + columnType
+              + ", which holds "
+              + columnType.javaClass().getName());
     }
     switch (columnType) {
       case STRING:
@@ -194,7 +200,8 @@ public final class PartitionValues {
   }
 
   private static void checkFloatingPoint(String text, ColumnType type) {
-    // Java also accepts surrounding blanks, a type suffix (1d, 2f) and hex floats: not in a directory.
+    // Java also accepts surrounding blanks, a type suffix (1d, 2f) and hex floats: not in a
+    // directory.
     if (text.isEmpty()
         || Character.isWhitespace(text.charAt(0))
         || Character.isWhitespace(text.charAt(text.length() - 1))
@@ -217,19 +224,34 @@ public final class PartitionValues {
         value = value.setScale(scale, RoundingMode.UNNECESSARY); // drops trailing zeros only
       } catch (ArithmeticException e) {
         throw failure(
-            text, ColumnType.DECIMAL, "more than " + scale + " digits after the point for DECIMAL(" + precision + ", " + scale + ")");
+            text,
+            ColumnType.DECIMAL,
+            "more than "
+                + scale
+                + " digits after the point for DECIMAL("
+                + precision
+                + ", "
+                + scale
+                + ")");
       }
     }
     if (value.precision() > precision) {
       throw failure(
-          text, ColumnType.DECIMAL, "more than " + precision + " digits for DECIMAL(" + precision + ", " + scale + ")");
+          text,
+          ColumnType.DECIMAL,
+          "more than " + precision + " digits for DECIMAL(" + precision + ", " + scale + ")");
     }
     return value;
   }
 
   private static IllegalArgumentException failure(String text, ColumnType type, String detail) {
     return new IllegalArgumentException(
-        "Cannot read partition value '" + text + "' as " + type + ": expected " + expectedForm(type)
+        "Cannot read partition value '"
+            + text
+            + "' as "
+            + type
+            + ": expected "
+            + expectedForm(type)
             + (detail == null ? "" : " (" + detail + ")"));
   }
 }

@@ -9,7 +9,8 @@ import org.apache.beam.sdk.schemas.logicaltypes.FixedPrecisionNumeric;
 import org.apache.beam.sdk.schemas.logicaltypes.SqlTypes;
 
 /**
- * The SQL column types a file table supports, and the one mapping between them and Beam field types.
+ * The SQL column types a file table supports, and the one mapping between them and Beam field
+ * types.
  *
  * <p>Every format, partition parser and reader switches on this enum instead of inspecting Beam
  * {@link FieldType}s itself, so the Java value carried in a {@code Row} is defined in one place:
@@ -73,7 +74,10 @@ public enum ColumnType {
         throw new IllegalArgumentException("Unsupported logical type " + id);
       default:
         throw new IllegalArgumentException(
-            "Unsupported field type " + type + "; supported: " + java.util.Arrays.toString(values()));
+            "Unsupported field type "
+                + type
+                + "; supported: "
+                + java.util.Arrays.toString(values()));
     }
   }
 
@@ -99,7 +103,9 @@ public enum ColumnType {
     return 18;
   }
 
-  /** The Beam field type for this column type (nullable as asked); DECIMAL needs {@link #decimal}. */
+  /**
+   * The Beam field type for this column type (nullable as asked); DECIMAL needs {@link #decimal}.
+   */
   public FieldType fieldType() {
     switch (this) {
       case STRING:

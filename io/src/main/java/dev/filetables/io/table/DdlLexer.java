@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.function.BiFunction;
 
 /**
- * Splits DDL text into tokens with their line and column; skips whitespace, {@code --} line comments
- * and {@code /* *}{@code /} block comments (hints included).
+ * Splits DDL text into tokens with their line and column; skips whitespace, {@code --} line
+ * comments and {@code /* *}{@code /} block comments (hints included).
  */
 final class DdlLexer {
 

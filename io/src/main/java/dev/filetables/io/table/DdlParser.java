@@ -39,17 +39,18 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
  * {@code /* *}{@code /} comments are skipped; one statement, the trailing {@code ;} is optional.
  *
  * <p>Types: {@code STRING}, {@code VARCHAR(n)}, {@code BOOLEAN}, {@code INT}/{@code INTEGER},
- * {@code BIGINT}, {@code FLOAT}, {@code DOUBLE}, {@code DECIMAL[(p[, s])]} (Flink's default
- * {@code DECIMAL(10, 0)}), {@code DATE}, {@code TIMESTAMP[(0..3)]}, {@code TIMESTAMP_LTZ[(0..3)]} and
- * {@code TIMESTAMP[(0..3)] WITH LOCAL TIME ZONE}. Timestamps carry milliseconds: a bare
- * {@code TIMESTAMP} (microseconds in Flink) is read as {@code TIMESTAMP(3)}.
+ * {@code BIGINT}, {@code FLOAT}, {@code DOUBLE}, {@code DECIMAL[(p[, s])]} (Flink's default {@code
+ * DECIMAL(10, 0)}), {@code DATE}, {@code TIMESTAMP[(0..3)]}, {@code TIMESTAMP_LTZ[(0..3)]} and
+ * {@code TIMESTAMP[(0..3)] WITH LOCAL TIME ZONE}. Timestamps carry milliseconds: a bare {@code
+ * TIMESTAMP} (microseconds in Flink) is read as {@code TIMESTAMP(3)}.
  *
- * <p>A relative {@code 'path'} is resolved against the current working directory of the process that
- * parses the DDL (not the DDL file's directory), so the table spec carries an absolute path that means
- * the same on every worker; absolute paths and {@code file:} URIs are kept as written.
+ * <p>A relative {@code 'path'} is resolved against the current working directory of the process
+ * that parses the DDL (not the DDL file's directory), so the table spec carries an absolute path
+ * that means the same on every worker; absolute paths and {@code file:} URIs are kept as written.
  *
- * <p>Everything else (computed columns, primary keys, {@code LIKE}, other types, other connectors) is a
- * {@link TableDefinitionException} naming the line and column, the construct and what is supported.
+ * <p>Everything else (computed columns, primary keys, {@code LIKE}, other types, other connectors)
+ * is a {@link TableDefinitionException} naming the line and column, the construct and what is
+ * supported.
  */
 public final class DdlParser {
 
@@ -109,10 +110,10 @@ public final class DdlParser {
   }
 
   /**
-   * Applies the file table rules to a parsed statement: {@code connector} (when given) is
-   * {@code filesystem}, options are valid, metadata keys and their types are known, partition keys
-   * and the watermark column are physical columns. A relative {@code path} is made absolute against
-   * the working directory.
+   * Applies the file table rules to a parsed statement: {@code connector} (when given) is {@code
+   * filesystem}, options are valid, metadata keys and their types are known, partition keys and the
+   * watermark column are physical columns. A relative {@code path} is made absolute against the
+   * working directory.
    */
   public static TableSpec toTableSpec(DdlStatement statement) {
     DdlStatement resolved = statement.withOptions(resolvePath(statement.options()));
@@ -263,7 +264,9 @@ public final class DdlParser {
     if (!create.isKeyword("CREATE")) {
       throw error(
           create.location(),
-          "expected CREATE TABLE but found " + create.describe() + "; only CREATE TABLE is supported");
+          "expected CREATE TABLE but found "
+              + create.describe()
+              + "; only CREATE TABLE is supported");
     }
     take();
     if (peek().isKeyword("TEMPORARY")) {
@@ -534,7 +537,10 @@ public final class DdlParser {
     if (token.kind() != Kind.WORD) {
       throw error(
           token.location(),
-          "expected a column type but found " + token.describe() + "; supported: " + SUPPORTED_TYPES);
+          "expected a column type but found "
+              + token.describe()
+              + "; supported: "
+              + SUPPORTED_TYPES);
     }
     take();
     String word = token.text().toUpperCase(Locale.ROOT);
@@ -545,7 +551,8 @@ public final class DdlParser {
         {
           Optional<Integer> length = optionalInt("VARCHAR length", 1, Integer.MAX_VALUE);
           return new ParsedType(
-              ColumnType.STRING.fieldType(), length.map(n -> "VARCHAR(" + n + ")").orElse("VARCHAR"));
+              ColumnType.STRING.fieldType(),
+              length.map(n -> "VARCHAR(" + n + ")").orElse("VARCHAR"));
         }
       case "CHAR":
       case "CHARACTER":
@@ -553,7 +560,8 @@ public final class DdlParser {
           take();
           Optional<Integer> length = optionalInt("VARCHAR length", 1, Integer.MAX_VALUE);
           return new ParsedType(
-              ColumnType.STRING.fieldType(), length.map(n -> "VARCHAR(" + n + ")").orElse("VARCHAR"));
+              ColumnType.STRING.fieldType(),
+              length.map(n -> "VARCHAR(" + n + ")").orElse("VARCHAR"));
         }
         throw error(
             token.location(),
@@ -641,7 +649,9 @@ public final class DdlParser {
     return new ParsedType(ColumnType.TIMESTAMP.fieldType(), "TIMESTAMP(3)");
   }
 
-  /** Reads an optional {@code (p)} after a timestamp type and checks it is a millisecond precision. */
+  /**
+   * Reads an optional {@code (p)} after a timestamp type and checks it is a millisecond precision.
+   */
   private void timestampPrecision(Token token, String typeName) {
     if (!peek().isSymbol("(")) {
       return;
@@ -786,7 +796,9 @@ public final class DdlParser {
     if (value.signum() < 0) {
       throw error(
           amount.location(),
-          "interval amount " + amount.describe() + " is negative; the watermark delay must be >= 0");
+          "interval amount "
+              + amount.describe()
+              + " is negative; the watermark delay must be >= 0");
     }
     BigDecimal millis = value.multiply(BigDecimal.valueOf(unitLength.toMillis()));
     try {
@@ -846,7 +858,10 @@ public final class DdlParser {
       if (!separator.isSymbol(",")) {
         throw error(
             separator.location(),
-            "expected ',' or ')' after option '" + key.text() + "' but found " + separator.describe());
+            "expected ',' or ')' after option '"
+                + key.text()
+                + "' but found "
+                + separator.describe());
       }
     }
   }

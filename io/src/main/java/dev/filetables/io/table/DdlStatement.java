@@ -8,13 +8,13 @@ import java.util.Optional;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 
 /**
- * A parsed {@code CREATE TABLE} statement before any connector rules are applied: name, columns (with
- * their metadata keys as written), partition keys, {@code WITH} options and watermark, each with its
- * position in the text.
+ * A parsed {@code CREATE TABLE} statement before any connector rules are applied: name, columns
+ * (with their metadata keys as written), partition keys, {@code WITH} options and watermark, each
+ * with its position in the text.
  *
- * <p>{@link DdlParser#parseStatement} produces it; {@link DdlParser#toTableSpec} turns it into a file
- * table. Another connector can reuse the parser and apply its own rules, reporting problems at the
- * right line with {@link #errorAt}.
+ * <p>{@link DdlParser#parseStatement} produces it; {@link DdlParser#toTableSpec} turns it into a
+ * file table. Another connector can reuse the parser and apply its own rules, reporting problems at
+ * the right line with {@link #errorAt}.
  */
 public final class DdlStatement {
 
@@ -27,9 +27,9 @@ public final class DdlStatement {
   }
 
   /**
-   * One declared column. {@code typeText} is the declared type in canonical form (e.g.
-   * {@code DECIMAL(10, 2) NOT NULL}); {@code metadataKey} is present for a {@code METADATA} column
-   * (the {@code FROM} key, or the column name when there is no {@code FROM}).
+   * One declared column. {@code typeText} is the declared type in canonical form (e.g. {@code
+   * DECIMAL(10, 2) NOT NULL}); {@code metadataKey} is present for a {@code METADATA} column (the
+   * {@code FROM} key, or the column name when there is no {@code FROM}).
    */
   public record Column(
       String name,

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Parses and formats durations in Flink's forms: {@code 10 s}, {@code 10s}, {@code 1min}, {@code 1 h},
- * {@code 30 min}, {@code 1d}, {@code 500 ms}; a plain number means milliseconds.
+ * Parses and formats durations in Flink's forms: {@code 10 s}, {@code 10s}, {@code 1min}, {@code 1
+ * h}, {@code 30 min}, {@code 1d}, {@code 500 ms}; a plain number means milliseconds.
  *
- * <p>Same grammar as Flink's {@code TimeUtils}: a non-negative whole number, optional whitespace, an
- * optional unit label (case-insensitive). Fractions and negative values are not accepted.
+ * <p>Same grammar as Flink's {@code TimeUtils}: a non-negative whole number, optional whitespace,
+ * an optional unit label (case-insensitive). Fractions and negative values are not accepted.
  */
 public final class Durations {
   private Durations() {}
@@ -23,7 +23,15 @@ public final class Durations {
     MINUTES(ChronoUnit.MINUTES, "min", "m", "minute", "minutes"),
     SECONDS(ChronoUnit.SECONDS, "s", "sec", "secs", "second", "seconds"),
     MILLIS(ChronoUnit.MILLIS, "ms", "milli", "millis", "millisecond", "milliseconds"),
-    MICROS(ChronoUnit.MICROS, "us", "\u00b5s", "\u03bcs", "micro", "micros", "microsecond", "microseconds"),
+    MICROS(
+        ChronoUnit.MICROS,
+        "us",
+        "\u00b5s",
+        "\u03bcs",
+        "micro",
+        "micros",
+        "microsecond",
+        "microseconds"),
     NANOS(ChronoUnit.NANOS, "ns", "nano", "nanos", "nanosecond", "nanoseconds");
 
     final ChronoUnit chronoUnit;
@@ -46,7 +54,8 @@ public final class Durations {
           + " min|m|minute(s), h|hour(s), d|day(s)";
 
   /**
-   * Parses a duration; throws {@link TableDefinitionException} naming the text and the accepted forms.
+   * Parses a duration; throws {@link TableDefinitionException} naming the text and the accepted
+   * forms.
    */
   public static Duration parse(String text) {
     if (text == null) {
@@ -99,8 +108,8 @@ public final class Durations {
   }
 
   /**
-   * Formats a duration in the largest unit that represents it exactly, e.g. {@code 30 min}, {@code 1 h},
-   * {@code 1500 ms}, {@code 0 s}; the result parses back to the same duration.
+   * Formats a duration in the largest unit that represents it exactly, e.g. {@code 30 min}, {@code
+   * 1 h}, {@code 1500 ms}, {@code 0 s}; the result parses back to the same duration.
    */
   public static String format(Duration duration) {
     if (duration.isNegative()) {
@@ -114,7 +123,8 @@ public final class Durations {
             .multiply(BigInteger.valueOf(1_000_000_000L))
             .add(BigInteger.valueOf(duration.getNano()));
     for (Unit unit : Unit.values()) {
-      BigInteger[] quotientAndRemainder = nanos.divideAndRemainder(BigInteger.valueOf(unit.nanos()));
+      BigInteger[] quotientAndRemainder =
+          nanos.divideAndRemainder(BigInteger.valueOf(unit.nanos()));
       if (quotientAndRemainder[1].signum() == 0) {
         return quotientAndRemainder[0] + " " + unit.labels.get(0);
       }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Parses and formats memory sizes in Flink's {@code MemorySize} forms: {@code 128MB}, {@code 128 mb},
- * {@code 1 kb}, {@code 1gb}, {@code 64m}, {@code 1k}, plain bytes.
+ * Parses and formats memory sizes in Flink's {@code MemorySize} forms: {@code 128MB}, {@code 128
+ * mb}, {@code 1 kb}, {@code 1gb}, {@code 64m}, {@code 1k}, plain bytes.
  *
  * <p>As in Flink, every unit is a binary multiple ({@code 1kb} = 1024 bytes) and units are
  * case-insensitive; the number is a non-negative whole number.
@@ -41,8 +41,8 @@ public final class MemorySizes {
           + " m|mb|mebibytes, g|gb|gibibytes, t|tb|tebibytes";
 
   /**
-   * Parses a size into bytes; throws {@link TableDefinitionException} naming the text and the accepted
-   * forms for bad text, negative values and sizes beyond {@link Long#MAX_VALUE} bytes.
+   * Parses a size into bytes; throws {@link TableDefinitionException} naming the text and the
+   * accepted forms for bad text, negative values and sizes beyond {@link Long#MAX_VALUE} bytes.
    */
   public static long parse(String text) {
     if (text == null) {

@@ -4,7 +4,8 @@ import com.google.auto.value.AutoValue;
 import java.io.Serializable;
 
 /**
- * A declared read-only metadata column: {@code `file.path` STRING NOT NULL METADATA [FROM 'file.path']}.
+ * A declared read-only metadata column: {@code `file.path` STRING NOT NULL METADATA [FROM
+ * 'file.path']}.
  */
 @AutoValue
 public abstract class MetadataColumn implements Serializable {

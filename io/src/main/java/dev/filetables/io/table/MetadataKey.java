@@ -3,7 +3,9 @@ package dev.filetables.io.table;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** The file properties a metadata column can expose, with the column type each must be declared as. */
+/**
+ * The file properties a metadata column can expose, with the column type each must be declared as.
+ */
 public enum MetadataKey {
   FILE_PATH("file.path", ColumnType.STRING),
   FILE_NAME("file.name", ColumnType.STRING),

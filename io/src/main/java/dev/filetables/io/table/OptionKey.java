@@ -3,11 +3,12 @@ package dev.filetables.io.table;
 import java.util.Optional;
 
 /**
- * Every option key a file table accepts, in documentation order, with its type, default and a one-line
- * description. The README's options table is generated from (and checked against) this registry.
+ * Every option key a file table accepts, in documentation order, with its type, default and a
+ * one-line description. The README's options table is generated from (and checked against) this
+ * registry.
  *
- * <p>Format-specific keys ({@code <format>.*}, e.g. {@code csv.field-delimiter}) are not listed here:
- * they belong to the format of the table and are validated by it.
+ * <p>Format-specific keys ({@code <format>.*}, e.g. {@code csv.field-delimiter}) are not listed
+ * here: they belong to the format of the table and are validated by it.
  */
 public enum OptionKey {
   CONNECTOR(TableOptions.CONNECTOR, Type.STRING, null, "—", "must be `filesystem` when given"),
@@ -270,7 +271,8 @@ public enum OptionKey {
    * order: the README's options table is this text.
    */
   public static String markdownTable() {
-    StringBuilder table = new StringBuilder("| key | type | default | meaning |\n|---|---|---|---|\n");
+    StringBuilder table =
+        new StringBuilder("| key | type | default | meaning |\n|---|---|---|---|\n");
     for (OptionKey option : values()) {
       String defaultText =
           option.defaultValue != null ? "`" + option.defaultValue + "`" : option.defaultNote;

@@ -17,16 +17,17 @@ import java.util.stream.Collectors;
 /**
  * The {@code WITH (...)} options of a file table: Flink filesystem connector keys, Flink defaults,
  * typed getters. {@link #of(Map)} validates everything up front (unknown keys, bad values, missing
- * required keys) and throws a {@link TableDefinitionException} naming key, value and what is allowed.
+ * required keys) and throws a {@link TableDefinitionException} naming key, value and what is
+ * allowed.
  *
- * <p>Rules worth knowing: keys are case-sensitive (as in Flink); enumerated, numeric, boolean, duration,
- * size and time-zone values are trimmed and case-insensitive, getters return them normalised (lower
- * case); free-form strings (path, names, classes, patterns) are taken exactly as given. Options for
- * later features (compaction, commit, time extraction, monitoring) are accepted and checked here. Keys
- * {@code <format>.*} are accepted for the table's own format only and checked here by that format
- * ({@link dev.filetables.io.format.FileFormats#forName}), so a bad {@code csv.field-delimiter} fails
- * when the table is defined. {@link OptionKey} lists every known key with its type, default and
- * description.
+ * <p>Rules worth knowing: keys are case-sensitive (as in Flink); enumerated, numeric, boolean,
+ * duration, size and time-zone values are trimmed and case-insensitive, getters return them
+ * normalised (lower case); free-form strings (path, names, classes, patterns) are taken exactly as
+ * given. Options for later features (compaction, commit, time extraction, monitoring) are accepted
+ * and checked here. Keys {@code <format>.*} are accepted for the table's own format only and
+ * checked here by that format ({@link dev.filetables.io.format.FileFormats#forName}), so a bad
+ * {@code csv.field-delimiter} fails when the table is defined. {@link OptionKey} lists every known
+ * key with its type, default and description.
  */
 public final class TableOptions implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -46,7 +47,8 @@ public final class TableOptions implements Serializable {
       "source.monitor.skip-committed-partitions";
   public static final String ROLLING_FILE_SIZE = "sink.rolling-policy.file-size";
   public static final String ROLLING_ROLLOVER_INTERVAL = "sink.rolling-policy.rollover-interval";
-  public static final String ROLLING_INACTIVITY_INTERVAL = "sink.rolling-policy.inactivity-interval";
+  public static final String ROLLING_INACTIVITY_INTERVAL =
+      "sink.rolling-policy.inactivity-interval";
   public static final String ROLLING_CHECK_INTERVAL = "sink.rolling-policy.check-interval";
   public static final String SHUFFLE_BY_PARTITION = "sink.shuffle-by-partition.enable";
   public static final String SINK_PARQUET_MERGE = "sink.parquet.merge";
@@ -79,7 +81,8 @@ public final class TableOptions implements Serializable {
   /** Validates and wraps the options; throws {@link TableDefinitionException} on any problem. */
   public static TableOptions of(Map<String, String> options) {
     if (options == null) {
-      throw new TableDefinitionException("Table options are null; 'path' and 'format' are required");
+      throw new TableDefinitionException(
+          "Table options are null; 'path' and 'format' are required");
     }
     List<OptionProblem> problems = problems(options);
     if (!problems.isEmpty()) {
@@ -164,8 +167,8 @@ public final class TableOptions implements Serializable {
   }
 
   /**
-   * The table root as a local path ({@code file:///x} URIs and plain paths; a relative plain path is
-   * relative to the working directory of the process that uses it).
+   * The table root as a local path ({@code file:///x} URIs and plain paths; a relative plain path
+   * is relative to the working directory of the process that uses it).
    */
   public Path rootPath() {
     return TableOptionsValidator.localPath(path());
@@ -290,8 +293,9 @@ public final class TableOptions implements Serializable {
   }
 
   /**
-   * The event-time column partition values are derived from ({@code sink.partition-derive.time-column},
-   * exactly as given); empty when partition values come from the rows' partition columns.
+   * The event-time column partition values are derived from ({@code
+   * sink.partition-derive.time-column}, exactly as given); empty when partition values come from
+   * the rows' partition columns.
    */
   public Optional<String> partitionDeriveTimeColumn() {
     return Optional.ofNullable(raw.get(PARTITION_DERIVE_TIME_COLUMN));
@@ -329,7 +333,9 @@ public final class TableOptions implements Serializable {
     return value(OptionKey.COMMIT_SUCCESS_FILE_NAME);
   }
 
-  /** True if the success file carries a JSON manifest of the partition (default false: empty file). */
+  /**
+   * True if the success file carries a JSON manifest of the partition (default false: empty file).
+   */
   public boolean successFileManifest() {
     return Boolean.parseBoolean(value(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST).trim());
   }
@@ -400,7 +406,10 @@ public final class TableOptions implements Serializable {
       return set(FORMAT, format);
     }
 
-    /** Any option, e.g. {@code set("sink.rolling-policy.file-size", "64MB")}; replaces a previous value. */
+    /**
+     * Any option, e.g. {@code set("sink.rolling-policy.file-size", "64MB")}; replaces a previous
+     * value.
+     */
     public Builder set(String key, String value) {
       options.put(key, value);
       return this;

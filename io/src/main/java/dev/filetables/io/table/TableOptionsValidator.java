@@ -74,29 +74,46 @@ final class TableOptionsValidator {
       }
       checkPath();
       checkPartitionDefaultName();
-      ifSet(OptionKey.SOURCE_MONITOR_INTERVAL, v -> duration(OptionKey.SOURCE_MONITOR_INTERVAL, v, false));
+      ifSet(
+          OptionKey.SOURCE_MONITOR_INTERVAL,
+          v -> duration(OptionKey.SOURCE_MONITOR_INTERVAL, v, false));
       ifSet(OptionKey.SOURCE_PATH_REGEX_PATTERN, this::checkRegex);
       checkBadRecords(format);
-      ifSet(OptionKey.SOURCE_MONITOR_LATENESS, v -> duration(OptionKey.SOURCE_MONITOR_LATENESS, v, false));
+      ifSet(
+          OptionKey.SOURCE_MONITOR_LATENESS,
+          v -> duration(OptionKey.SOURCE_MONITOR_LATENESS, v, false));
       ifSet(OptionKey.SOURCE_IDLE_TIMEOUT, v -> duration(OptionKey.SOURCE_IDLE_TIMEOUT, v, false));
-      ifSet(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED, v -> bool(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED, v));
+      ifSet(
+          OptionKey.SOURCE_MONITOR_SKIP_COMMITTED,
+          v -> bool(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED, v));
       ifSet(OptionKey.ROLLING_FILE_SIZE, v -> size(OptionKey.ROLLING_FILE_SIZE, v));
-      ifSet(OptionKey.ROLLING_ROLLOVER_INTERVAL, v -> duration(OptionKey.ROLLING_ROLLOVER_INTERVAL, v, true));
-      ifSet(OptionKey.ROLLING_INACTIVITY_INTERVAL, v -> duration(OptionKey.ROLLING_INACTIVITY_INTERVAL, v, true));
-      ifSet(OptionKey.ROLLING_CHECK_INTERVAL, v -> duration(OptionKey.ROLLING_CHECK_INTERVAL, v, true));
+      ifSet(
+          OptionKey.ROLLING_ROLLOVER_INTERVAL,
+          v -> duration(OptionKey.ROLLING_ROLLOVER_INTERVAL, v, true));
+      ifSet(
+          OptionKey.ROLLING_INACTIVITY_INTERVAL,
+          v -> duration(OptionKey.ROLLING_INACTIVITY_INTERVAL, v, true));
+      ifSet(
+          OptionKey.ROLLING_CHECK_INTERVAL,
+          v -> duration(OptionKey.ROLLING_CHECK_INTERVAL, v, true));
       ifSet(OptionKey.SHUFFLE_BY_PARTITION, v -> bool(OptionKey.SHUFFLE_BY_PARTITION, v));
       ifSet(OptionKey.SINK_PARALLELISM, this::checkParallelism);
-      ifSet(OptionKey.SINK_PARQUET_MERGE, v -> oneOf(OptionKey.SINK_PARQUET_MERGE, v, PARQUET_MERGES));
+      ifSet(
+          OptionKey.SINK_PARQUET_MERGE,
+          v -> oneOf(OptionKey.SINK_PARQUET_MERGE, v, PARQUET_MERGES));
       ifSet(OptionKey.AUTO_COMPACTION, v -> bool(OptionKey.AUTO_COMPACTION, v));
       ifSet(OptionKey.COMPACTION_FILE_SIZE, v -> size(OptionKey.COMPACTION_FILE_SIZE, v));
-      ifSet(OptionKey.COMPACTION_MAX_DELAY, v -> duration(OptionKey.COMPACTION_MAX_DELAY, v, false));
+      ifSet(
+          OptionKey.COMPACTION_MAX_DELAY, v -> duration(OptionKey.COMPACTION_MAX_DELAY, v, false));
       checkTimeExtractor();
       ifSet(OptionKey.COMMIT_TRIGGER, v -> oneOf(OptionKey.COMMIT_TRIGGER, v, COMMIT_TRIGGERS));
       ifSet(OptionKey.COMMIT_DELAY, v -> duration(OptionKey.COMMIT_DELAY, v, false));
       ifSet(OptionKey.COMMIT_WATERMARK_TIME_ZONE, this::checkZone);
       checkCommitPolicies();
       ifSet(OptionKey.COMMIT_SUCCESS_FILE_NAME, this::checkSuccessFileName);
-      ifSet(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST, v -> bool(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST, v));
+      ifSet(
+          OptionKey.COMMIT_SUCCESS_FILE_MANIFEST,
+          v -> bool(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST, v));
       checkPartitionDerive();
     }
 
@@ -109,7 +126,8 @@ final class TableOptionsValidator {
 
     private void problem(OptionKey option, String value, String allowed) {
       problems.add(
-          new OptionProblem(option.key(), OptionMessages.invalidValue(option.key(), value, allowed)));
+          new OptionProblem(
+              option.key(), OptionMessages.invalidValue(option.key(), value, allowed)));
     }
 
     // ---- keys ----
@@ -121,7 +139,8 @@ final class TableOptionsValidator {
         problems.add(
             new OptionProblem(
                 TableOptions.FORMAT,
-                "Missing required option 'format'; supported: " + String.join(", ", FileFormats.SUPPORTED)));
+                "Missing required option 'format'; supported: "
+                    + String.join(", ", FileFormats.SUPPORTED)));
         return null;
       }
       if (!FileFormats.SUPPORTED.contains(format)) {
@@ -213,7 +232,9 @@ final class TableOptionsValidator {
         return OptionMessages.unknownOption(key, closest);
       }
       String formatKeys =
-          format != null ? "'" + format + ".*' options of the table's format" : "'<format>.*' options";
+          format != null
+              ? "'" + format + ".*' options of the table's format"
+              : "'<format>.*' options";
       return OptionMessages.unknownOption(key, closest)
           + " Supported options: "
           + Arrays.stream(OptionKey.values()).map(OptionKey::key).collect(Collectors.joining(", "))
@@ -272,8 +293,7 @@ final class TableOptionsValidator {
       if (Files.isRegularFile(absolute)) {
         problems.add(
             new OptionProblem(
-                TableOptions.PATH,
-                "path '" + path + "' is a file; a table path is a directory"));
+                TableOptions.PATH, "path '" + path + "' is a file; a table path is a directory"));
         return;
       }
       for (Path segment : absolute) {
@@ -308,7 +328,8 @@ final class TableOptionsValidator {
       for (int i = 0; i < name.length(); i++) {
         char c = name.charAt(i);
         if (hiveEscapes(c)) {
-          String shown = c < 0x20 || c == 0x7F ? String.format("\\u%04X", (int) c) : String.valueOf(c);
+          String shown =
+              c < 0x20 || c == 0x7F ? String.format("\\u%04X", (int) c) : String.valueOf(c);
           problem(
               OptionKey.PARTITION_DEFAULT_NAME,
               name,
@@ -378,7 +399,8 @@ final class TableOptionsValidator {
         problems.add(
             new OptionProblem(
                 TableOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
-                e.getMessage().replace("Option 'path'", "Option 'source.bad-records.dead-letter.path'")));
+                e.getMessage()
+                    .replace("Option 'path'", "Option 'source.bad-records.dead-letter.path'")));
         return;
       }
       if (Files.isRegularFile(deadLetters)) {
@@ -415,7 +437,10 @@ final class TableOptionsValidator {
         problem(
             OptionKey.SOURCE_PATH_REGEX_PATTERN,
             value,
-            "not a valid Java regular expression: " + e.getDescription() + " near index " + e.getIndex());
+            "not a valid Java regular expression: "
+                + e.getDescription()
+                + " near index "
+                + e.getIndex());
       }
     }
 
@@ -476,7 +501,9 @@ final class TableOptionsValidator {
       if (kind != null) {
         oneOf(OptionKey.TIME_EXTRACTOR_KIND, kind, EXTRACTOR_KINDS);
       }
-      ifSet(OptionKey.TIME_EXTRACTOR_CLASS, v -> notBlank(OptionKey.TIME_EXTRACTOR_CLASS, v, "a class name"));
+      ifSet(
+          OptionKey.TIME_EXTRACTOR_CLASS,
+          v -> notBlank(OptionKey.TIME_EXTRACTOR_CLASS, v, "a class name"));
       if (kind != null
           && kind.trim().equalsIgnoreCase("custom")
           && isBlank(options.get(TableOptions.TIME_EXTRACTOR_CLASS))) {
@@ -489,7 +516,8 @@ final class TableOptionsValidator {
       }
       ifSet(
           OptionKey.TIME_EXTRACTOR_PATTERN,
-          v -> notBlank(OptionKey.TIME_EXTRACTOR_PATTERN, v, "a pattern such as '$dt $hour:00:00'"));
+          v ->
+              notBlank(OptionKey.TIME_EXTRACTOR_PATTERN, v, "a pattern such as '$dt $hour:00:00'"));
       ifSet(
           OptionKey.TIME_EXTRACTOR_FORMATTER,
           v -> {
@@ -504,7 +532,10 @@ final class TableOptionsValidator {
           });
     }
 
-    /** The column's existence and type are checked against the schema by the sink (PartitionDeriver). */
+    /**
+     * The column's existence and type are checked against the schema by the sink
+     * (PartitionDeriver).
+     */
     private void checkPartitionDerive() {
       String column = options.get(TableOptions.PARTITION_DERIVE_TIME_COLUMN);
       if (column == null) {
@@ -547,7 +578,8 @@ final class TableOptionsValidator {
       }
       List<String> kinds = TableOptions.splitList(value);
       if (kinds.isEmpty()) {
-        problem(OptionKey.COMMIT_POLICY_KIND, value, "expected a comma list of success-file, custom");
+        problem(
+            OptionKey.COMMIT_POLICY_KIND, value, "expected a comma list of success-file, custom");
         return;
       }
       for (String kind : kinds) {
@@ -563,7 +595,9 @@ final class TableOptionsValidator {
               "unknown policy '" + kind + "'; expected a comma list of success-file, custom");
         }
       }
-      ifSet(OptionKey.COMMIT_POLICY_CLASS, v -> notBlank(OptionKey.COMMIT_POLICY_CLASS, v, "a class name"));
+      ifSet(
+          OptionKey.COMMIT_POLICY_CLASS,
+          v -> notBlank(OptionKey.COMMIT_POLICY_CLASS, v, "a class name"));
       if (kinds.contains("custom") && isBlank(options.get(TableOptions.COMMIT_POLICY_CLASS))) {
         problems.add(
             new OptionProblem(
@@ -582,7 +616,8 @@ final class TableOptionsValidator {
             value,
             "must be a non-empty file name without '/' or '\\', e.g. '_SUCCESS'");
       } else if (!value.startsWith("_") && !value.startsWith(".")) {
-        // Readers skip names starting with '_' or '.'; any other success file would be read as data.
+        // Readers skip names starting with '_' or '.'; any other success file would be read as
+        // data.
         problem(
             OptionKey.COMMIT_SUCCESS_FILE_NAME,
             value,
@@ -607,8 +642,8 @@ final class TableOptionsValidator {
   }
 
   /**
-   * The local path of a {@code path} option: a plain path or an absolute {@code file:} URI without a
-   * host. Any other form fails with a message saying what is supported.
+   * The local path of a {@code path} option: a plain path or an absolute {@code file:} URI without
+   * a host. Any other form fails with a message saying what is supported.
    */
   static Path localPath(String path) {
     Matcher scheme = SCHEME.matcher(path);
@@ -658,7 +693,9 @@ final class TableOptionsValidator {
     }
     if (uri.getQuery() != null || uri.getFragment() != null) {
       throw new TableDefinitionException(
-          "Option 'path' = '" + path + "' has a query or fragment ('?' or '#'); percent-encode them");
+          "Option 'path' = '"
+              + path
+              + "' has a query or fragment ('?' or '#'); percent-encode them");
     }
     try {
       return Path.of(new URI("file", null, uri.getPath(), null));

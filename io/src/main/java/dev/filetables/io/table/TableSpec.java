@@ -155,7 +155,8 @@ public abstract class TableSpec implements Serializable {
         ColumnType.of(field.getType()); // throws for an unsupported type
       }
       if (spec.fileSchema().getFieldCount() == 0) {
-        problems.add("the table stores no column in its files: declare at least one non-partition column");
+        problems.add(
+            "the table stores no column in its files: declare at least one non-partition column");
       }
       if (!problems.isEmpty()) {
         throw new TableDefinitionException(

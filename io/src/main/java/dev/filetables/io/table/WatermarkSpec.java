@@ -4,7 +4,9 @@ import com.google.auto.value.AutoValue;
 import java.io.Serializable;
 import java.time.Duration;
 
-/** {@code WATERMARK FOR column AS column - INTERVAL 'n' UNIT}: event time column and allowed delay. */
+/**
+ * {@code WATERMARK FOR column AS column - INTERVAL 'n' UNIT}: event time column and allowed delay.
+ */
 @AutoValue
 public abstract class WatermarkSpec implements Serializable {
   private static final long serialVersionUID = 1L;

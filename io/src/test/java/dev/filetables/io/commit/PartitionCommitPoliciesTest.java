@@ -50,7 +50,9 @@ class PartitionCommitPoliciesTest {
   void manifestDefaultsToOff() {
     SuccessFilePolicy policy =
         (SuccessFilePolicy)
-            PartitionCommitPolicies.fromOptions(options(TableOptions.COMMIT_POLICY_KIND, "success-file")).get(0);
+            PartitionCommitPolicies.fromOptions(
+                    options(TableOptions.COMMIT_POLICY_KIND, "success-file"))
+                .get(0);
     assertEquals("_SUCCESS", policy.fileName());
     assertEquals(false, policy.writesManifest());
   }
@@ -72,23 +74,34 @@ class PartitionCommitPoliciesTest {
             () ->
                 PartitionCommitPolicies.fromOptions(
                     options(
-                        TableOptions.COMMIT_POLICY_KIND, "custom",
-                        TableOptions.COMMIT_POLICY_CLASS, NotAPolicy.class.getName())));
-    assertTrue(notAPolicy.getMessage().contains("does not implement " + PartitionCommitPolicy.class.getName()));
+                        TableOptions.COMMIT_POLICY_KIND,
+                        "custom",
+                        TableOptions.COMMIT_POLICY_CLASS,
+                        NotAPolicy.class.getName())));
+    assertTrue(
+        notAPolicy
+            .getMessage()
+            .contains("does not implement " + PartitionCommitPolicy.class.getName()));
     TableDefinitionException missing =
         assertThrows(
             TableDefinitionException.class,
             () ->
                 PartitionCommitPolicies.fromOptions(
-                    options(TableOptions.COMMIT_POLICY_KIND, "custom", TableOptions.COMMIT_POLICY_CLASS, "no.Such")));
-    assertTrue(missing.getMessage().contains("sink.partition-commit.policy.class"), missing.getMessage());
+                    options(
+                        TableOptions.COMMIT_POLICY_KIND,
+                        "custom",
+                        TableOptions.COMMIT_POLICY_CLASS,
+                        "no.Such")));
+    assertTrue(
+        missing.getMessage().contains("sink.partition-commit.policy.class"), missing.getMessage());
   }
 
   @Test
   void manifestOptionIsABoolean() {
     TableDefinitionException e =
         assertThrows(
-            TableDefinitionException.class, () -> options(TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "yes"));
+            TableDefinitionException.class,
+            () -> options(TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "yes"));
     assertTrue(e.getMessage().contains("expected true or false"), e.getMessage());
   }
 

@@ -35,7 +35,8 @@ class PartitionFilesTest {
   @Test
   void inProgressFilesOfTheGivenWritesOnly() throws Exception {
     Path mine = Files.write(dir.resolve(".part-" + UUID_A + "-1-0.csv.inprogress"), new byte[1]);
-    Path compacting = Files.write(dir.resolve(".compacted-part-" + UUID_A + "-0-0.csv.inprogress"), new byte[1]);
+    Path compacting =
+        Files.write(dir.resolve(".compacted-part-" + UUID_A + "-0-0.csv.inprogress"), new byte[1]);
     Files.write(dir.resolve(".part-" + UUID_B + "-1-0.csv.inprogress"), new byte[1]);
     Files.write(dir.resolve("part-" + UUID_A + "-0-0.csv"), new byte[1]);
     assertEquals(List.of(compacting, mine), PartitionFiles.inProgressFiles(dir, Set.of(UUID_A)));

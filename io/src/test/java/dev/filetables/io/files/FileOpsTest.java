@@ -54,8 +54,12 @@ class FileOpsTest {
       for (int i = 0; i < 32; i++) {
         int writer = i;
         results.add(
-            pool.submit(() -> writeHidden(tmp.resolve("t/dt=1/hour=" + (writer % 2) + "/x=y"),
-                PartFileName.hidden(UUID, String.valueOf(writer), 0, ".csv"), "w" + writer)));
+            pool.submit(
+                () ->
+                    writeHidden(
+                        tmp.resolve("t/dt=1/hour=" + (writer % 2) + "/x=y"),
+                        PartFileName.hidden(UUID, String.valueOf(writer), 0, ".csv"),
+                        "w" + writer)));
       }
       for (Future<Path> result : results) {
         assertTrue(Files.isRegularFile(result.get()));
@@ -67,7 +71,8 @@ class FileOpsTest {
 
   @Test
   void publishRenamesToTheVisibleName() throws IOException {
-    Path hidden = writeHidden(tmp.resolve("p"), PartFileName.hidden(UUID, "3", 7, ".csv.gz"), "data");
+    Path hidden =
+        writeHidden(tmp.resolve("p"), PartFileName.hidden(UUID, "3", 7, ".csv.gz"), "data");
     Path visible = FileOps.publish(hidden);
     assertEquals(tmp.resolve("p/part-" + UUID + "-3-7.csv.gz"), visible);
     assertEquals("data", Files.readString(visible));
@@ -81,9 +86,12 @@ class FileOpsTest {
   void publishNeverOverwrites() throws IOException {
     Path dir = tmp.resolve("p");
     Path hidden = writeHidden(dir, PartFileName.hidden(UUID, "0", 1, ".json"), "new");
-    Path visible = Files.writeString(dir.resolve(PartFileName.visible(UUID, "0", 1, ".json")), "old");
-    FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class, () -> FileOps.publish(hidden));
-    assertTrue(e.getMessage().contains("refusing to publish over an existing file"), e.getMessage());
+    Path visible =
+        Files.writeString(dir.resolve(PartFileName.visible(UUID, "0", 1, ".json")), "old");
+    FileAlreadyExistsException e =
+        assertThrows(FileAlreadyExistsException.class, () -> FileOps.publish(hidden));
+    assertTrue(
+        e.getMessage().contains("refusing to publish over an existing file"), e.getMessage());
     assertEquals("old", Files.readString(visible));
     assertEquals("new", Files.readString(hidden));
   }
@@ -92,7 +100,8 @@ class FileOpsTest {
   void publishWithoutAnyFileFails() {
     Path hidden = tmp.resolve(PartFileName.hidden(UUID, "0", 1, ".json"));
     assertThrows(NoSuchFileException.class, () -> FileOps.publish(hidden));
-    assertThrows(IllegalArgumentException.class, () -> FileOps.publish(tmp.resolve("part-x-0-1.json")));
+    assertThrows(
+        IllegalArgumentException.class, () -> FileOps.publish(tmp.resolve("part-x-0-1.json")));
   }
 
   @Test
@@ -111,10 +120,16 @@ class FileOpsTest {
     Path root = tmp.resolve("table");
     String other = "99999999-e89b-12d3-a456-426614174000";
     Path a = writeHidden(root, PartFileName.hidden(UUID, "0", 0, ".csv"), "");
-    Path b = writeHidden(root.resolve("dt=1/hour=2"), PartFileName.hidden(UUID, "5", 3, ".csv"), "");
-    Path c = writeHidden(root.resolve("dt=2"), ".compacted-" + PartFileName.visible(UUID, "1", 0, ".csv") + ".inprogress", "");
+    Path b =
+        writeHidden(root.resolve("dt=1/hour=2"), PartFileName.hidden(UUID, "5", 3, ".csv"), "");
+    Path c =
+        writeHidden(
+            root.resolve("dt=2"),
+            ".compacted-" + PartFileName.visible(UUID, "1", 0, ".csv") + ".inprogress",
+            "");
     writeHidden(root.resolve("dt=1/hour=2"), PartFileName.hidden(other, "5", 3, ".csv"), "");
-    Files.writeString(root.resolve("dt=1/hour=2/" + PartFileName.visible(UUID, "9", 0, ".csv")), "visible");
+    Files.writeString(
+        root.resolve("dt=1/hour=2/" + PartFileName.visible(UUID, "9", 0, ".csv")), "visible");
     assertEquals(List.of(c, b, a).stream().sorted().toList(), FileOps.listHidden(root, UUID));
     assertEquals(3, FileOps.listHidden(root, "123e4567").size());
     assertEquals(1, FileOps.listHidden(root, "9999").size());

@@ -48,8 +48,21 @@ class PartFileNameTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "part-", "part-u-0", "part--w-0", "part-u--0", "part-u-w-", "part-u-w-x.csv", "data.csv", "_SUCCESS",
-      "compacted-part-u-w-0.csv", ".part-u-w-0.csv", "part-u-w-99999999999999999999.csv"})
+  @ValueSource(
+      strings = {
+        "",
+        "part-",
+        "part-u-0",
+        "part--w-0",
+        "part-u--0",
+        "part-u-w-",
+        "part-u-w-x.csv",
+        "data.csv",
+        "_SUCCESS",
+        "compacted-part-u-w-0.csv",
+        ".part-u-w-0.csv",
+        "part-u-w-99999999999999999999.csv"
+      })
   void otherNamesDoNotParse(String name) {
     assertEquals(Optional.empty(), PartFileName.parse(name));
   }

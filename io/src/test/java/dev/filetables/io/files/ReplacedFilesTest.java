@@ -16,7 +16,8 @@ class ReplacedFilesTest {
   @TempDir Path root;
 
   private List<String> listed() throws Exception {
-    return TableListing.list(root, List.of("dt"), "__DEFAULT_PARTITION__", PartitionFilter.all(), Optional.empty())
+    return TableListing.list(
+            root, List.of("dt"), "__DEFAULT_PARTITION__", PartitionFilter.all(), Optional.empty())
         .stream()
         .map(f -> Path.of(f.path()).getFileName().toString())
         .collect(Collectors.toList());
@@ -39,7 +40,10 @@ class ReplacedFilesTest {
 
     Files.move(hidden, dir.resolve(merged));
     // after it: the merged file and the file it does not replace, while the old ones still exist
-    assertEquals(List.of("part-compacted-" + merged.substring("part-compacted-".length()), "part-u-0-3.json"), listed());
+    assertEquals(
+        List.of(
+            "part-compacted-" + merged.substring("part-compacted-".length()), "part-u-0-3.json"),
+        listed());
     assertEquals(old, ReplacedFiles.read(dir.resolve(merged)));
 
     for (String name : old) {
@@ -50,8 +54,12 @@ class ReplacedFilesTest {
 
   @Test
   void onlyOfflineMergedFilesHaveSidecarsThatReadersHonour() {
-    assertEquals(true, ReplacedFiles.mayReplace(CompactedFileName.visible("compacted", List.of("a"), ".csv")));
-    assertEquals(false, ReplacedFiles.mayReplace(CompactedFileName.visible("0f6c-11", List.of("a"), ".csv")));
+    assertEquals(
+        true,
+        ReplacedFiles.mayReplace(CompactedFileName.visible("compacted", List.of("a"), ".csv")));
+    assertEquals(
+        false,
+        ReplacedFiles.mayReplace(CompactedFileName.visible("0f6c-11", List.of("a"), ".csv")));
     assertEquals(false, ReplacedFiles.mayReplace("part-compacted-0-1.csv"));
   }
 }

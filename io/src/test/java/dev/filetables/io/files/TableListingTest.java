@@ -81,7 +81,8 @@ class TableListingTest {
 
   @Test
   void listsTwoLevelsSortedWithPartitionsAndStats() throws IOException {
-    List<DataFile> files = TableListing.list(root, KEYS, DEFAULT, PartitionFilter.all(), Optional.empty());
+    List<DataFile> files =
+        TableListing.list(root, KEYS, DEFAULT, PartitionFilter.all(), Optional.empty());
     assertEquals(
         List.of(
             "dt=2020-05-20/hour=10/part-a-0-1.csv",
@@ -91,11 +92,15 @@ class TableListingTest {
             "dt=a%2Fb/hour=9/part-d-0-0.json"),
         relativePaths(files));
     DataFile first = files.get(1);
-    assertEquals(root.toAbsolutePath().resolve("dt=2020-05-20/hour=9/part-a-0-0.csv").toString(), first.path());
+    assertEquals(
+        root.toAbsolutePath().resolve("dt=2020-05-20/hour=9/part-a-0-0.csv").toString(),
+        first.path());
     assertEquals(Map.of("dt", "2020-05-20", "hour", "9"), first.partition());
     assertEquals(List.of("dt", "hour"), new ArrayList<>(first.partition().keySet()));
     assertEquals(3, first.size());
-    assertEquals(Files.getLastModifiedTime(Path.of(first.path())).toMillis(), first.modificationTimeMillis());
+    assertEquals(
+        Files.getLastModifiedTime(Path.of(first.path())).toMillis(),
+        first.modificationTimeMillis());
     Map<String, String> defaultPartition = new LinkedHashMap<>();
     defaultPartition.put("dt", "2020-05-20");
     defaultPartition.put("hour", null);
@@ -124,16 +129,25 @@ class TableListingTest {
   @Test
   void pathRegexMatchesTheFullAbsolutePath() throws IOException {
     List<DataFile> files =
-        TableListing.list(root, KEYS, DEFAULT, PartitionFilter.all(), Optional.of(Pattern.compile(".*/hour=9/.*\\.csv")));
+        TableListing.list(
+            root,
+            KEYS,
+            DEFAULT,
+            PartitionFilter.all(),
+            Optional.of(Pattern.compile(".*/hour=9/.*\\.csv")));
     assertEquals(
         List.of("dt=2020-05-20/hour=9/part-a-0-0.csv", "dt=2020-05-21/hour=9/part-c-0-0.csv"),
         relativePaths(files));
     // matches(), not find(): a partial pattern matches nothing.
     assertEquals(
         List.of(),
-        TableListing.list(root, KEYS, DEFAULT, PartitionFilter.all(), Optional.of(Pattern.compile("hour=9"))));
+        TableListing.list(
+            root, KEYS, DEFAULT, PartitionFilter.all(), Optional.of(Pattern.compile("hour=9"))));
     String absolute = Pattern.quote(root.toAbsolutePath().toString());
-    assertEquals(5, TableListing.list(root, KEYS, DEFAULT, null, Optional.of(Pattern.compile(absolute + "/.*"))).size());
+    assertEquals(
+        5,
+        TableListing.list(root, KEYS, DEFAULT, null, Optional.of(Pattern.compile(absolute + "/.*")))
+            .size());
   }
 
   @Test
@@ -148,18 +162,37 @@ class TableListingTest {
     assertEquals(5, result.files().size());
     Map<String, String> reasons = new LinkedHashMap<>();
     for (IgnoredEntry entry : result.ignored()) {
-      reasons.put(root.toAbsolutePath().relativize(Path.of(entry.path())).toString(), entry.reason());
+      reasons.put(
+          root.toAbsolutePath().relativize(Path.of(entry.path())).toString(), entry.reason());
     }
     assertEquals(
         new TreeSet<>(
-            List.of("README.txt", "misc", "dt=2020-05-21/stray.csv", "dt=2020-05-21/hour=7",
-                "dt=2020-05-21/other=1", "dt=2020-05-21/hour=9/nested")),
+            List.of(
+                "README.txt",
+                "misc",
+                "dt=2020-05-21/stray.csv",
+                "dt=2020-05-21/hour=7",
+                "dt=2020-05-21/other=1",
+                "dt=2020-05-21/hour=9/nested")),
         new TreeSet<>(reasons.keySet()));
-    assertTrue(reasons.get("README.txt").startsWith("a file where partition directories dt=<value> are expected"), reasons.get("README.txt"));
-    assertTrue(reasons.get("misc").startsWith("a directory where partition directories dt=<value>"), reasons.get("misc"));
-    assertTrue(reasons.get("dt=2020-05-21/other=1").contains("hour=<value> are expected (level 2"), reasons.get("dt=2020-05-21/other=1"));
-    assertTrue(reasons.get("dt=2020-05-21/hour=7").contains("a file at partition level 2"), reasons.get("dt=2020-05-21/hour=7"));
-    assertTrue(reasons.get("dt=2020-05-21/hour=9/nested").contains("a directory inside the last partition level"));
+    assertTrue(
+        reasons
+            .get("README.txt")
+            .startsWith("a file where partition directories dt=<value> are expected"),
+        reasons.get("README.txt"));
+    assertTrue(
+        reasons.get("misc").startsWith("a directory where partition directories dt=<value>"),
+        reasons.get("misc"));
+    assertTrue(
+        reasons.get("dt=2020-05-21/other=1").contains("hour=<value> are expected (level 2"),
+        reasons.get("dt=2020-05-21/other=1"));
+    assertTrue(
+        reasons.get("dt=2020-05-21/hour=7").contains("a file at partition level 2"),
+        reasons.get("dt=2020-05-21/hour=7"));
+    assertTrue(
+        reasons
+            .get("dt=2020-05-21/hour=9/nested")
+            .contains("a directory inside the last partition level"));
     // Entries inside pruned subtrees are not reached, so not reported; the root's strays still are.
     assertEquals(
         List.of("README.txt", "misc"),
@@ -183,11 +216,18 @@ class TableListingTest {
   void prunedSubtreesAreNeverOpened() throws IOException {
     RecordingOpener opener = new RecordingOpener();
     TableListing.Result result =
-        TableListing.scan(root, KEYS, DEFAULT, filter("dt = '2020-05-20' AND hour = 9"), Optional.empty(), opener);
+        TableListing.scan(
+            root,
+            KEYS,
+            DEFAULT,
+            filter("dt = '2020-05-20' AND hour = 9"),
+            Optional.empty(),
+            opener);
     assertEquals(1, result.files().size());
     Path abs = root.toAbsolutePath();
     assertEquals(
-        new TreeSet<>(List.of(abs, abs.resolve("dt=2020-05-20"), abs.resolve("dt=2020-05-20/hour=9"))),
+        new TreeSet<>(
+            List.of(abs, abs.resolve("dt=2020-05-20"), abs.resolve("dt=2020-05-20/hour=9"))),
         opener.opened);
   }
 
@@ -200,13 +240,16 @@ class TableListingTest {
     Path locked = file("dt=2020-06-03/hour=1/part-l-0-0.csv", "x").getParent().getParent();
     Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
     try {
-      TableListing.Result pruned = scan(filter("dt = '2020-05-20' AND (hour <> 11 OR hour IS NULL)"));
+      TableListing.Result pruned =
+          scan(filter("dt = '2020-05-20' AND (hour <> 11 OR hour IS NULL)"));
       assertEquals(3, pruned.files().size());
       assertEquals(List.of(), pruned.ignored());
 
-      // The same entries are noticed as soon as the filter lets the walk reach them, which shows the
+      // The same entries are noticed as soon as the filter lets the walk reach them, which shows
+      // the
       // assertion above depends on pruning.
-      TableListing.Result dangling = scan(filter("dt = '2020-06-01' OR dt = '2020-05-20' AND hour = 11"));
+      TableListing.Result dangling =
+          scan(filter("dt = '2020-06-01' OR dt = '2020-05-20' AND hour = 11"));
       assertEquals(List.of(), dangling.files());
       assertEquals(2, dangling.ignored().size(), dangling.ignored().toString());
       assertTrue(dangling.ignored().get(0).reason().startsWith("a symbolic link to nothing"));
@@ -226,7 +269,8 @@ class TableListingTest {
 
   private static boolean mkfifo(Path path) {
     try {
-      Process process = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
+      Process process =
+          new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
       return process.waitFor() == 0 && Files.exists(path);
     } catch (IOException e) {
       return false;
@@ -244,21 +288,29 @@ class TableListingTest {
     Files.writeString(flat.resolve("part-a-0-0.csv"), "2");
     Files.writeString(flat.resolve(".part-a-0-1.csv.inprogress"), "3");
     Files.writeString(flat.resolve("_SUCCESS"), "");
-    TableListing.Result result = TableListing.scan(flat, List.of(), DEFAULT, null, Optional.empty());
+    TableListing.Result result =
+        TableListing.scan(flat, List.of(), DEFAULT, null, Optional.empty());
     assertEquals(
-        Arrays.asList(flat.toAbsolutePath().resolve("part-a-0-0.csv").toString(), flat.toAbsolutePath().resolve("part-b-0-0.csv").toString()),
+        Arrays.asList(
+            flat.toAbsolutePath().resolve("part-a-0-0.csv").toString(),
+            flat.toAbsolutePath().resolve("part-b-0-0.csv").toString()),
         result.files().stream().map(DataFile::path).collect(Collectors.toList()));
     assertEquals(Map.of(), result.files().get(0).partition());
     assertEquals(1, result.ignored().size());
-    assertTrue(result.ignored().get(0).reason().contains("unpartitioned"), result.ignored().get(0).reason());
+    assertTrue(
+        result.ignored().get(0).reason().contains("unpartitioned"),
+        result.ignored().get(0).reason());
   }
 
   @Test
   void missingRootIsAnEmptyTableAndAFileRootIsAnError() throws IOException {
-    assertEquals(List.of(), TableListing.list(tmp.resolve("nope"), KEYS, DEFAULT, null, Optional.empty()));
+    assertEquals(
+        List.of(), TableListing.list(tmp.resolve("nope"), KEYS, DEFAULT, null, Optional.empty()));
     Path file = Files.writeString(tmp.resolve("file"), "x");
     TableDefinitionException e =
-        assertThrows(TableDefinitionException.class, () -> TableListing.list(file, KEYS, DEFAULT, null, Optional.empty()));
+        assertThrows(
+            TableDefinitionException.class,
+            () -> TableListing.list(file, KEYS, DEFAULT, null, Optional.empty()));
     assertTrue(e.getMessage().contains("is a file"), e.getMessage());
   }
 
@@ -276,13 +328,21 @@ class TableListingTest {
     List<PartitionDirectory> partitions =
         TablePartitions.listPartitions(root, KEYS, DEFAULT, filter("hour <= 9 OR hour IS NULL"));
     assertEquals(
-        List.of("dt=2020-05-20/hour=9", "dt=2020-05-20/hour=" + DEFAULT, "dt=2020-05-21/hour=9", "dt=2020-05-22/hour=1", "dt=a%2Fb/hour=9"),
-        partitions.stream().map(p -> root.toAbsolutePath().relativize(Path.of(p.path())).toString()).collect(Collectors.toList()));
+        List.of(
+            "dt=2020-05-20/hour=9",
+            "dt=2020-05-20/hour=" + DEFAULT,
+            "dt=2020-05-21/hour=9",
+            "dt=2020-05-22/hour=1",
+            "dt=a%2Fb/hour=9"),
+        partitions.stream()
+            .map(p -> root.toAbsolutePath().relativize(Path.of(p.path())).toString())
+            .collect(Collectors.toList()));
     assertEquals("2020-05-22", partitions.get(3).partition().get("dt"));
     assertFalse(partitions.get(1).partition().containsValue(DEFAULT));
     assertEquals(
         List.of(PartitionDirectory.of(root.toAbsolutePath().toString(), Map.of())),
         TablePartitions.listPartitions(root, List.of(), DEFAULT, null));
-    assertEquals(List.of(), TablePartitions.listPartitions(tmp.resolve("nope"), KEYS, DEFAULT, null));
+    assertEquals(
+        List.of(), TablePartitions.listPartitions(tmp.resolve("nope"), KEYS, DEFAULT, null));
   }
 }

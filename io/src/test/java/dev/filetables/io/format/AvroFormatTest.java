@@ -77,11 +77,13 @@ class AvroFormatTest extends BulkFormatContractTest {
           "[\"null\",{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}]",
           schema.getField("ltz").schema().toString());
       assertEquals(
-          "[\"null\",{\"type\":\"int\",\"logicalType\":\"date\"}]", schema.getField("day").schema().toString());
+          "[\"null\",{\"type\":\"int\",\"logicalType\":\"date\"}]",
+          schema.getField("day").schema().toString());
       GenericRecord first = reader.next();
       assertEquals("zürich € 日本 😀", first.get("s").toString());
       assertEquals(-1L, first.get("ltz"));
-      assertEquals(new BigInteger("-12345678901234567890123456780123456789"),
+      assertEquals(
+          new BigInteger("-12345678901234567890123456780123456789"),
           new BigInteger(((ByteBuffer) first.get("dec38")).array()));
     }
   }
@@ -102,7 +104,8 @@ class AvroFormatTest extends BulkFormatContractTest {
     TableDefinitionException typo =
         assertThrows(TableDefinitionException.class, () -> format(Map.of("codex", "snappy")));
     assertTrue(typo.getMessage().contains("Did you mean 'avro.codec'"), typo.getMessage());
-    TableDefinitionException xz = assertThrows(TableDefinitionException.class, () -> format(Map.of("codec", "xz")));
+    TableDefinitionException xz =
+        assertThrows(TableDefinitionException.class, () -> format(Map.of("codec", "xz")));
     assertTrue(xz.getMessage().contains("tukaani"), xz.getMessage());
   }
 
@@ -110,7 +113,9 @@ class AvroFormatTest extends BulkFormatContractTest {
   void invalidAvroColumnNameIsADefinitionError() {
     Schema schema = Schema.builder().addField("order-id", ColumnType.INT.fieldType()).build();
     TableDefinitionException e =
-        assertThrows(TableDefinitionException.class, () -> format(Map.of()).createWriter(new ByteArrayOutputStream(), schema));
+        assertThrows(
+            TableDefinitionException.class,
+            () -> format(Map.of()).createWriter(new ByteArrayOutputStream(), schema));
     assertTrue(e.getMessage().contains("order-id"), e.getMessage());
   }
 
@@ -136,7 +141,8 @@ class AvroFormatTest extends BulkFormatContractTest {
     record.put("ignored", List.of("a", "b"));
     record.put("ID", 7);
     record.put("name", "ünïcode");
-    record.put("color", new GenericData.EnumSymbol(writerSchema.getField("color").schema(), "GREEN"));
+    record.put(
+        "color", new GenericData.EnumSymbol(writerSchema.getField("color").schema(), "GREEN"));
     record.put("ts", -1_500L); // -1.5 ms: floors to -2 ms
     record.put("local", 1_000_999L);
     byte[] fixed = new byte[6];
@@ -152,12 +158,14 @@ class AvroFormatTest extends BulkFormatContractTest {
     nulls.put("ID", 8);
     nulls.put("color", new GenericData.EnumSymbol(writerSchema.getField("color").schema(), "RED"));
     nulls.put("local", 0L);
-    nulls.put("amount", new GenericData.Fixed(writerSchema.getField("amount").schema(), new byte[6]));
+    nulls.put(
+        "amount", new GenericData.Fixed(writerSchema.getField("amount").schema(), new byte[6]));
     nulls.put("ratio", 1f);
     nulls.put("day", 0);
     nulls.put("mixed", 3);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (DataFileWriter<GenericRecord> writer = new DataFileWriter<>(new GenericDatumWriter<>(writerSchema))) {
+    try (DataFileWriter<GenericRecord> writer =
+        new DataFileWriter<>(new GenericDatumWriter<>(writerSchema))) {
       writer.create(writerSchema, out);
       writer.append(record);
       writer.append(nulls);
@@ -196,13 +204,22 @@ class AvroFormatTest extends BulkFormatContractTest {
     assertEquals(
         Row.withSchema(wanted)
             .addValues(
-                8L, null, "RED", null, LocalDateTime.of(1970, 1, 1, 0, 0), new BigDecimal("0.000"), 1.0,
-                LocalDate.ofEpochDay(0), 3L, null)
+                8L,
+                null,
+                "RED",
+                null,
+                LocalDateTime.of(1970, 1, 1, 0, 0),
+                new BigDecimal("0.000"),
+                1.0,
+                LocalDate.ofEpochDay(0),
+                3L,
+                null)
             .build(),
         back.get(1));
 
     Schema incompatible = Schema.builder().addField("ID", ColumnType.DATE.fieldType()).build();
-    IOException e = assertThrows(IOException.class, () -> readAll(format(Map.of()), file, incompatible));
+    IOException e =
+        assertThrows(IOException.class, () -> readAll(format(Map.of()), file, incompatible));
     assertTrue(e.getMessage().contains("'ID'"), e.getMessage());
   }
 }

@@ -111,8 +111,23 @@ abstract class BulkFormatContractTest {
     rows.add(
         Row.withSchema(ALL_TYPES)
             .addValues(
-                2L, null, "x", null, null, null, null, null, null, null, null, new BigDecimal("12345"),
-                null, null, LocalDateTime.of(2024, 2, 29, 12, 0, 0, 7_000_000), null, -1)
+                2L,
+                null,
+                "x",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                new BigDecimal("12345"),
+                null,
+                null,
+                LocalDateTime.of(2024, 2, 29, 12, 0, 0, 7_000_000),
+                null,
+                -1)
             .build());
     return rows;
   }
@@ -132,8 +147,11 @@ abstract class BulkFormatContractTest {
                   nullOr(random, random.nextLong()),
                   nullOr(random, random.nextFloat() * 1000),
                   nullOr(random, random.nextGaussian() * 1e6),
-                  nullOr(random, BigDecimal.valueOf(random.nextInt(2_000_000_000) - 1_000_000_000L, 2)),
-                  nullOr(random, BigDecimal.valueOf(random.nextLong() % 100_000_000_000_000_000L, 4)),
+                  nullOr(
+                      random,
+                      BigDecimal.valueOf(random.nextInt(2_000_000_000) - 1_000_000_000L, 2)),
+                  nullOr(
+                      random, BigDecimal.valueOf(random.nextLong() % 100_000_000_000_000_000L, 4)),
                   nullOr(
                       random,
                       new BigDecimal(new java.math.BigInteger(120, random), 10)
@@ -168,7 +186,8 @@ abstract class BulkFormatContractTest {
     return out.toByteArray();
   }
 
-  static List<Row> read(FileFormat format, byte[] file, ByteRange range, Schema schema) throws IOException {
+  static List<Row> read(FileFormat format, byte[] file, ByteRange range, Schema schema)
+      throws IOException {
     List<Row> rows = new ArrayList<>();
     try (SeekableByteChannel channel = new SeekableInMemoryByteChannel(file);
         RowReader reader = format.createReader(channel, file.length, range, schema)) {
@@ -285,7 +304,10 @@ abstract class BulkFormatContractTest {
     FileFormat format = format(Map.of());
     List<Row> rows = new ArrayList<>();
     for (int k = 0; k < 50; k++) {
-      rows.add(Row.withSchema(written).addValues("x" + k, k, k % 3 == 0 ? null : "b" + k, 100L + k).build());
+      rows.add(
+          Row.withSchema(written)
+              .addValues("x" + k, k, k % 3 == 0 ? null : "b" + k, 100L + k)
+              .build());
     }
     byte[] file = write(format, written, rows);
 
@@ -300,12 +322,17 @@ abstract class BulkFormatContractTest {
     assertEquals(50, back.size());
     for (int k = 0; k < 50; k++) {
       assertEquals(
-          Row.withSchema(wanted).addValues(100L + k, k % 3 == 0 ? null : "b" + k, (long) k, null).build(),
+          Row.withSchema(wanted)
+              .addValues(100L + k, k % 3 == 0 ? null : "b" + k, (long) k, null)
+              .build(),
           back.get(k));
     }
 
     Schema notNullMissing =
-        Schema.builder().addField("a", ColumnType.BIGINT.fieldType()).addField("nope", ColumnType.INT.fieldType()).build();
+        Schema.builder()
+            .addField("a", ColumnType.BIGINT.fieldType())
+            .addField("nope", ColumnType.INT.fieldType())
+            .build();
     IOException e = assertThrows(IOException.class, () -> readAll(format, file, notNullMissing));
     assertTrue(e.getMessage().contains("nope") && e.getMessage().contains("extra"), e.getMessage());
   }
@@ -314,7 +341,8 @@ abstract class BulkFormatContractTest {
   void onlyMissingColumnsRequestedGivesAllNullRows() throws IOException {
     FileFormat format = format(Map.of());
     byte[] file = write(format, ALL_TYPES, randomRows(25, 1));
-    Schema wanted = Schema.builder().addNullableField("absent", ColumnType.STRING.fieldType()).build();
+    Schema wanted =
+        Schema.builder().addNullableField("absent", ColumnType.STRING.fieldType()).build();
     List<Row> back = readAll(format, file, wanted);
     assertEquals(25, back.size());
     assertNull(back.get(0).getValue("absent"));
@@ -324,7 +352,8 @@ abstract class BulkFormatContractTest {
   void formatIsSerializableWithItsOptions() throws IOException {
     FileFormat format =
         (FileFormat)
-            org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(format(smallUnitOptions()));
+            org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(
+                format(smallUnitOptions()));
     List<Row> rows = randomRows(100, 2);
     assertEquals(rows, readAll(format, write(format, ALL_TYPES, rows), ALL_TYPES));
   }
@@ -343,7 +372,8 @@ abstract class BulkFormatContractTest {
                 Row.withSchema(written).addValues(3).build()));
     Schema wanted = Schema.builder().addField("a", ColumnType.INT.fieldType()).build();
     try (SeekableByteChannel channel = new SeekableInMemoryByteChannel(file);
-        RowReader reader = format.createReader(channel, file.length, ByteRange.of(0, file.length), wanted)) {
+        RowReader reader =
+            format.createReader(channel, file.length, ByteRange.of(0, file.length), wanted)) {
       assertEquals(1, reader.next().getInt32("a"));
       BadRecordException bad = assertThrows(BadRecordException.class, reader::next);
       assertTrue(bad.getMessage().contains("'a'"), bad.getMessage());
@@ -355,7 +385,10 @@ abstract class BulkFormatContractTest {
   @Test
   void decimalThatDoesNotFitIsRejectedAndFileStaysValid() throws IOException {
     Schema schema =
-        Schema.builder().addField("id", ColumnType.INT.fieldType()).addNullableField("v", ColumnType.decimal(5, 2)).build();
+        Schema.builder()
+            .addField("id", ColumnType.INT.fieldType())
+            .addNullableField("v", ColumnType.decimal(5, 2))
+            .build();
     FileFormat format = format(Map.of());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (RowWriter writer = format.createWriter(out, schema)) {
@@ -364,10 +397,14 @@ abstract class BulkFormatContractTest {
       BadRecordException e =
           assertThrows(
               BadRecordException.class,
-              () -> writer.write(Row.withSchema(schema).attachValues(2, new BigDecimal("12345.6"))));
-      assertTrue(e.getMessage().contains("'v'") && e.getMessage().contains("DECIMAL(5, 2)"), e.getMessage());
+              () ->
+                  writer.write(Row.withSchema(schema).attachValues(2, new BigDecimal("12345.6"))));
+      assertTrue(
+          e.getMessage().contains("'v'") && e.getMessage().contains("DECIMAL(5, 2)"),
+          e.getMessage());
       assertThrows(
-          BadRecordException.class, () -> writer.write(Row.withSchema(schema).attachValues(null, null)));
+          BadRecordException.class,
+          () -> writer.write(Row.withSchema(schema).attachValues(null, null)));
       writer.write(Row.withSchema(schema).addValues(3, new BigDecimal("-1.5")).build());
     }
     List<Row> back = readAll(format, out.toByteArray(), schema);
@@ -388,10 +425,12 @@ abstract class BulkFormatContractTest {
       long start = previous;
       for (int k = 0; k < rows.size(); k++) {
         writer.write(rows.get(k));
-        // Parquet's estimate may dip when a dictionary falls back to plain encoding: look at windows
+        // Parquet's estimate may dip when a dictionary falls back to plain encoding: look at
+        // windows
         if (k % 10_000 == 9_999) {
           long now = writer.estimatedSize();
-          assertTrue(now > previous, "estimate did not grow at row " + k + ": " + previous + " -> " + now);
+          assertTrue(
+              now > previous, "estimate did not grow at row " + k + ": " + previous + " -> " + now);
           previous = now;
         }
       }
@@ -400,7 +439,8 @@ abstract class BulkFormatContractTest {
       writer.close();
       long actual = out.size();
       assertTrue(
-          estimate > actual / 3 && estimate < actual * 3, "estimate " + estimate + " vs actual " + actual);
+          estimate > actual / 3 && estimate < actual * 3,
+          "estimate " + estimate + " vs actual " + actual);
     }
   }
 

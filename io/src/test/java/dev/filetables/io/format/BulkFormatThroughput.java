@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.channels.SeekableByteChannel;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +17,8 @@ import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
 /**
  * Throughput sanity run of the bulk formats (not a test): an orders table written round-robin into
  * 48 "partition" files in memory, then read back. Run from the io module with the test classpath:
- * {@code java -cp ... dev.filetables.io.format.BulkFormatThroughput [rows] [partitions] [format...]}.
+ * {@code java -cp ... dev.filetables.io.format.BulkFormatThroughput [rows] [partitions]
+ * [format...]}.
  */
 public final class BulkFormatThroughput {
   static final Schema ORDERS =
@@ -36,14 +36,18 @@ public final class BulkFormatThroughput {
           .build();
 
   private static final String[] STATUS = {"NEW", "PAID", "SHIPPED", "DELIVERED", "CANCELLED"};
-  private static final String[] REGION = {"eu-west", "eu-central", "us-east", "us-west", "ap-south"};
+  private static final String[] REGION = {
+    "eu-west", "eu-central", "us-east", "us-west", "ap-south"
+  };
 
   static List<Row> orders(int n, long seed) {
     Random random = new Random(seed);
     LocalDateTime base = LocalDateTime.of(2024, 1, 1, 0, 0);
     List<Row> rows = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      LocalDateTime ts = base.plusSeconds(random.nextInt(86_400 * 365)).plusNanos(random.nextInt(1000) * 1_000_000L);
+      LocalDateTime ts =
+          base.plusSeconds(random.nextInt(86_400 * 365))
+              .plusNanos(random.nextInt(1000) * 1_000_000L);
       rows.add(
           Row.withSchema(ORDERS)
               .addValues(
@@ -55,7 +59,9 @@ public final class BulkFormatThroughput {
                   random.nextDouble() * 1000,
                   ts,
                   ts.toLocalDate(),
-                  random.nextInt(4) == 0 ? null : "order comment " + Long.toHexString(random.nextLong()),
+                  random.nextInt(4) == 0
+                      ? null
+                      : "order comment " + Long.toHexString(random.nextLong()),
                   REGION[random.nextInt(REGION.length)])
               .build());
     }
@@ -65,8 +71,10 @@ public final class BulkFormatThroughput {
   public static void main(String[] args) throws IOException {
     int total = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
     int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 48;
-    List<String> formats = args.length > 2 ? List.of(args).subList(2, args.length) : List.of("parquet", "avro");
-    java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+    List<String> formats =
+        args.length > 2 ? List.of(args).subList(2, args.length) : List.of("parquet", "avro");
+    java.lang.management.ThreadMXBean cpu =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     List<Row> pool = orders(Math.min(total, 200_000), 1);
     for (String spec : formats) {
       // "parquet" or "parquet:enable.dictionary=false,compression=ZSTD"
@@ -101,7 +109,8 @@ public final class BulkFormatThroughput {
         for (int p = 0; p < partitions; p++) {
           byte[] file = outs[p].toByteArray();
           try (SeekableByteChannel channel = new SeekableInMemoryByteChannel(file);
-              RowReader reader = format.createReader(channel, file.length, ByteRange.of(0, file.length), ORDERS)) {
+              RowReader reader =
+                  format.createReader(channel, file.length, ByteRange.of(0, file.length), ORDERS)) {
             while (reader.next() != null) {
               read++;
             }

@@ -37,8 +37,8 @@ class DirtyTextTest {
   record Bad(long line, long offset, byte[] raw, String reason) {}
 
   /** Reads a range like a policy layer does: rows, and bad records read past. */
-  private static List<Object> readRouting(FileFormat format, Path file, Schema schema, ByteRange range)
-      throws IOException {
+  private static List<Object> readRouting(
+      FileFormat format, Path file, Schema schema, ByteRange range) throws IOException {
     List<Object> out = new ArrayList<>();
     try (SeekableByteChannel channel = Files.newByteChannel(file);
         RowReader reader = format.createReader(channel, Files.size(file), range, schema)) {
@@ -68,7 +68,8 @@ class DirtyTextTest {
     List<Object> out = new ArrayList<>();
     long fileSize = Files.size(file);
     for (long start = 0; start < fileSize || start == 0; start += size) {
-      out.addAll(readRouting(format, file, schema, ByteRange.of(start, Math.min(fileSize, start + size))));
+      out.addAll(
+          readRouting(format, file, schema, ByteRange.of(start, Math.min(fileSize, start + size))));
       if (fileSize == 0) {
         break;
       }
@@ -108,7 +109,8 @@ class DirtyTextTest {
   }
 
   /** CSV ranges come from its splitter (records may hold line breaks inside quotes). */
-  private static List<Object> readCsvSplit(FileFormat format, Path file, long size) throws IOException {
+  private static List<Object> readCsvSplit(FileFormat format, Path file, long size)
+      throws IOException {
     List<Object> out = new ArrayList<>();
     List<ByteRange> ranges;
     try (SeekableByteChannel channel = Files.newByteChannel(file)) {
@@ -132,8 +134,11 @@ class DirtyTextTest {
       if (name.equals("csv")) {
         text.append(i).append(",\"").append(value).append("\"\r\n");
       } else {
-        text.append("{\"id\":").append(i).append(",\"name\":\"")
-            .append(value.replace("\\", "\\\\")).append("\"}\r\n");
+        text.append("{\"id\":")
+            .append(i)
+            .append(",\"name\":\"")
+            .append(value.replace("\\", "\\\\"))
+            .append("\"}\r\n");
       }
       expected.add(two(i, value));
     }
@@ -141,7 +146,9 @@ class DirtyTextTest {
     FileFormat format = format(name, "charset", "GBK");
     for (long size = 1; size <= Files.size(file); size += 1) {
       List<Object> rows =
-          name.equals("csv") ? readCsvSplit(format, file, size) : readInRanges(format, file, TWO, size);
+          name.equals("csv")
+              ? readCsvSplit(format, file, size)
+              : readInRanges(format, file, TWO, size);
       assertEquals(expected, rows, "ranges of " + size + " bytes");
     }
   }
@@ -151,19 +158,21 @@ class DirtyTextTest {
     Path file =
         writeBytes(dir, "nested.json", "{\"id\":1,\"name\":{\"城市\":\"北京\"}}\n".getBytes(GBK));
     assertEquals(
-        List.of(two(1, "{\"城市\":\"北京\"}")), readAllRouting(format("json", "charset", "GBK"), file, TWO));
+        List.of(two(1, "{\"城市\":\"北京\"}")),
+        readAllRouting(format("json", "charset", "GBK"), file, TWO));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"csv", "json"})
   void gbkBytesInAUtf8FeedAreBadRecordsNotReplacementCharacters(String name) throws IOException {
-    byte[] gbkLine =
-        (name.equals("csv") ? "2,中文\n" : "{\"id\":2,\"name\":\"中文\"}\n").getBytes(GBK);
+    byte[] gbkLine = (name.equals("csv") ? "2,中文\n" : "{\"id\":2,\"name\":\"中文\"}\n").getBytes(GBK);
     byte[] content =
         concat(
-            (name.equals("csv") ? "1,a\n" : "{\"id\":1,\"name\":\"a\"}\n").getBytes(StandardCharsets.UTF_8),
+            (name.equals("csv") ? "1,a\n" : "{\"id\":1,\"name\":\"a\"}\n")
+                .getBytes(StandardCharsets.UTF_8),
             gbkLine,
-            (name.equals("csv") ? "3,c\n" : "{\"id\":3,\"name\":\"c\"}\n").getBytes(StandardCharsets.UTF_8));
+            (name.equals("csv") ? "3,c\n" : "{\"id\":3,\"name\":\"c\"}\n")
+                .getBytes(StandardCharsets.UTF_8));
     Path file = writeBytes(dir, "mixed." + name, content);
     List<Object> out = readAllRouting(format(name), file, TWO);
     assertEquals(3, out.size(), out.toString());
@@ -187,10 +196,20 @@ class DirtyTextTest {
   @ValueSource(strings = {"csv", "json"})
   void undecodableBytesInTheDeclaredCharsetAreBadRecords(String name) throws IOException {
     // 0x81 0x20: a GBK lead byte followed by a byte that cannot trail it
-    byte[] broken = name.equals("csv") ? new byte[] {'7', ',', (byte) 0x81, ' ', '\n'}
-        : concat("{\"id\":7,\"name\":\"".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0x81, ' '},
-            "\"}\n".getBytes(StandardCharsets.US_ASCII));
-    Path file = writeBytes(dir, "broken." + name, concat(broken, (name.equals("csv") ? "8,ok\n" : "{\"id\":8,\"name\":\"ok\"}\n").getBytes(GBK)));
+    byte[] broken =
+        name.equals("csv")
+            ? new byte[] {'7', ',', (byte) 0x81, ' ', '\n'}
+            : concat(
+                "{\"id\":7,\"name\":\"".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0x81, ' '},
+                "\"}\n".getBytes(StandardCharsets.US_ASCII));
+    Path file =
+        writeBytes(
+            dir,
+            "broken." + name,
+            concat(
+                broken,
+                (name.equals("csv") ? "8,ok\n" : "{\"id\":8,\"name\":\"ok\"}\n").getBytes(GBK)));
     List<Object> out = readAllRouting(format(name, "charset", "GBK"), file, TWO);
     assertEquals(2, out.size(), out.toString());
     assertTrue(((Bad) out.get(0)).reason().contains("not valid GBK"), ((Bad) out.get(0)).reason());
@@ -199,7 +218,9 @@ class DirtyTextTest {
 
   @Test
   void bomIsDataInAnotherCharset() throws IOException {
-    Path file = writeBytes(dir, "bom-latin1.csv", concat(BOM, "1,a\n".getBytes(StandardCharsets.ISO_8859_1)));
+    Path file =
+        writeBytes(
+            dir, "bom-latin1.csv", concat(BOM, "1,a\n".getBytes(StandardCharsets.ISO_8859_1)));
     Schema strings =
         Schema.builder()
             .addNullableField("a", ColumnType.STRING.fieldType())
@@ -224,7 +245,11 @@ class DirtyTextTest {
 
   @Test
   void ignoreParseErrorsStillSkipsInsideTheFormat() throws IOException {
-    Path file = writeBytes(dir, "skip.json", "{\"id\":1}\n{bad\n{\"id\":\"x\"}\n".getBytes(StandardCharsets.UTF_8));
+    Path file =
+        writeBytes(
+            dir,
+            "skip.json",
+            "{\"id\":1}\n{bad\n{\"id\":\"x\"}\n".getBytes(StandardCharsets.UTF_8));
     List<Object> out = readAllRouting(format("json", "ignore-parse-errors", "true"), file, TWO);
     assertEquals(List.of(two(1, null)), out);
   }
@@ -237,11 +262,15 @@ class DirtyTextTest {
     for (int round = 0; round < 20_000; round++) {
       byte[] b = new byte[random.nextInt(40)];
       for (int i = 0; i < b.length; i++) {
-        b[i] = random.nextInt(4) == 0 ? (byte) random.nextInt(256) : valid[random.nextInt(valid.length)];
+        b[i] =
+            random.nextInt(4) == 0
+                ? (byte) random.nextInt(256)
+                : valid[random.nextInt(valid.length)];
       }
       boolean jdkValid;
       try {
-        StandardCharsets.UTF_8.newDecoder()
+        StandardCharsets.UTF_8
+            .newDecoder()
             .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
             .decode(java.nio.ByteBuffer.wrap(b));
         jdkValid = true;
@@ -256,12 +285,19 @@ class DirtyTextTest {
   void utf8ValidationIsStrict() {
     assertEquals(-1, Utf8.firstInvalid("aé✓😀".getBytes(StandardCharsets.UTF_8), 0, 10));
     assertEquals(0, Utf8.firstInvalid(new byte[] {(byte) 0xC0, (byte) 0x80}, 0, 2)); // overlong NUL
-    assertEquals(0, Utf8.firstInvalid(new byte[] {(byte) 0xE0, (byte) 0x80, (byte) 0x80}, 0, 3)); // overlong
-    assertEquals(0, Utf8.firstInvalid(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, 0, 3)); // surrogate
-    assertEquals(0, Utf8.firstInvalid(new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, 0, 4));
-    assertEquals(1, Utf8.firstInvalid(new byte[] {'a', (byte) 0xE2, (byte) 0x9C}, 0, 3)); // truncated
+    assertEquals(
+        0, Utf8.firstInvalid(new byte[] {(byte) 0xE0, (byte) 0x80, (byte) 0x80}, 0, 3)); // overlong
+    assertEquals(
+        0,
+        Utf8.firstInvalid(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, 0, 3)); // surrogate
+    assertEquals(
+        0,
+        Utf8.firstInvalid(new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, 0, 4));
+    assertEquals(
+        1, Utf8.firstInvalid(new byte[] {'a', (byte) 0xE2, (byte) 0x9C}, 0, 3)); // truncated
     assertEquals(1, Utf8.firstInvalid(new byte[] {'a', (byte) 0x80}, 0, 2)); // lone continuation
-    assertEquals(-1, Utf8.firstInvalid(new byte[] {'a', (byte) 0xE2, (byte) 0x9C, (byte) 0x93}, 0, 4));
+    assertEquals(
+        -1, Utf8.firstInvalid(new byte[] {'a', (byte) 0xE2, (byte) 0x9C, (byte) 0x93}, 0, 4));
     assertFalse(Utf8.firstInvalid(new byte[] {(byte) 0xFF}, 0, 1) < 0);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.io.format.parquet.ChannelInputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,13 +20,14 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import dev.filetables.io.format.parquet.ChannelInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Merging files of each format: all rows of all inputs come back, in order, and units are copied. */
+/**
+ * Merging files of each format: all rows of all inputs come back, in order, and units are copied.
+ */
 class FileMergerTest {
   static {
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.parquet", "error");
@@ -101,7 +103,11 @@ class FileMergerTest {
         inputs.add(writeFile(format, name + "-" + i++, rows));
         expected.addAll(rows);
       }
-      assertEquals(expected, BulkFormatContractTest.readAll(format, merge(FileMergers.of(format, SCHEMA), inputs), SCHEMA), name);
+      assertEquals(
+          expected,
+          BulkFormatContractTest.readAll(
+              format, merge(FileMergers.of(format, SCHEMA), inputs), SCHEMA),
+          name);
     }
   }
 
@@ -162,7 +168,10 @@ class FileMergerTest {
   void avroRejectsInputsOfAnotherCodec() throws IOException {
     Path snappy = writeFile(format("avro"), "snappy", BulkFormatContractTest.randomRows(5, 1));
     Path deflate =
-        writeFile(FileFormats.forName("avro", Map.of("codec", "deflate")), "deflate", BulkFormatContractTest.randomRows(5, 2));
+        writeFile(
+            FileFormats.forName("avro", Map.of("codec", "deflate")),
+            "deflate",
+            BulkFormatContractTest.randomRows(5, 2));
     IOException e =
         assertThrows(
             IOException.class,
@@ -200,7 +209,10 @@ class FileMergerTest {
 
           @Override
           public RowReader createReader(
-              java.nio.channels.SeekableByteChannel file, long fileSize, ByteRange range, Schema fileSchema)
+              java.nio.channels.SeekableByteChannel file,
+              long fileSize,
+              ByteRange range,
+              Schema fileSchema)
               throws IOException {
             return csv.createReader(file, fileSize, range, fileSchema);
           }
@@ -209,14 +221,17 @@ class FileMergerTest {
     assertTrue(merger instanceof RewritingMerger);
     Path a = writeFile(wrapped, "a", BulkFormatContractTest.randomRows(5, 1));
     Path b = writeFile(wrapped, "b", BulkFormatContractTest.randomRows(5, 2));
-    List<Row> expected = new ArrayList<>(BulkFormatContractTest.readAll(csv, Files.readAllBytes(a), SCHEMA));
+    List<Row> expected =
+        new ArrayList<>(BulkFormatContractTest.readAll(csv, Files.readAllBytes(a), SCHEMA));
     expected.addAll(BulkFormatContractTest.readAll(csv, Files.readAllBytes(b), SCHEMA));
-    assertEquals(expected, BulkFormatContractTest.readAll(csv, merge(merger, List.of(a, b)), SCHEMA));
+    assertEquals(
+        expected, BulkFormatContractTest.readAll(csv, merge(merger, List.of(a, b)), SCHEMA));
   }
 
   private static int parquetRowGroups(byte[] file) throws IOException {
     try (ParquetFileReader reader =
-        ParquetFileReader.open(new ChannelInputFile(new SeekableInMemoryByteChannel(file), file.length))) {
+        ParquetFileReader.open(
+            new ChannelInputFile(new SeekableInMemoryByteChannel(file), file.length))) {
       return reader.getFooter().getBlocks().size();
     }
   }
@@ -236,5 +251,4 @@ class FileMergerTest {
     }
     return blocks;
   }
-
 }

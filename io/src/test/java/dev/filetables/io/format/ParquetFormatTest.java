@@ -56,7 +56,8 @@ class ParquetFormatTest extends BulkFormatContractTest {
 
   private static ParquetMetadata footer(byte[] file) throws IOException {
     try (ParquetFileReader reader =
-        ParquetFileReader.open(new ChannelInputFile(new SeekableInMemoryByteChannel(file), file.length))) {
+        ParquetFileReader.open(
+            new ChannelInputFile(new SeekableInMemoryByteChannel(file), file.length))) {
       return reader.getFooter();
     }
   }
@@ -103,7 +104,14 @@ class ParquetFormatTest extends BulkFormatContractTest {
   @Test
   void writerOptionsAreApplied() throws IOException {
     FileFormat format =
-        format(Map.of("writer.version", "v2", "enable.dictionary", "false", "page.row.count.limit", "100"));
+        format(
+            Map.of(
+                "writer.version",
+                "v2",
+                "enable.dictionary",
+                "false",
+                "page.row.count.limit",
+                "100"));
     List<Row> rows = randomRows(1000, 5);
     byte[] file = write(format, ALL_TYPES, rows);
     assertEquals(rows, readAll(format, file, ALL_TYPES));
@@ -171,8 +179,13 @@ class ParquetFormatTest extends BulkFormatContractTest {
     g.add("name", "grüße");
     g.add("small_id", 7);
     g.add("int_from_long", 42L);
-    g.add("dec_bin", Binary.fromConstantByteArray(new BigInteger("-12345678901234567").toByteArray()));
-    g.add("dec_fixed", Binary.fromConstantByteArray(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0x85}));
+    g.add(
+        "dec_bin",
+        Binary.fromConstantByteArray(new BigInteger("-12345678901234567").toByteArray()));
+    g.add(
+        "dec_fixed",
+        Binary.fromConstantByteArray(
+            new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0x85}));
     g.add("dec_int", -15);
     g.add("dec_wider_scale", 123456L);
     g.add("as_double", 1.5f);
@@ -238,7 +251,8 @@ class ParquetFormatTest extends BulkFormatContractTest {
         flinkDefault.getValue("ts96"));
     assertEquals(new Instant(millis), flinkDefault.getValue("ltz96"));
 
-    Schema incompatible = Schema.builder().addNullableField("name", ColumnType.INT.fieldType()).build();
+    Schema incompatible =
+        Schema.builder().addNullableField("name", ColumnType.INT.fieldType()).build();
     IOException e = assertThrows(IOException.class, () -> readAll(utc, file, incompatible));
     assertTrue(e.getMessage().contains("'name'") && e.getMessage().contains("INT"), e.getMessage());
     Schema nested = Schema.builder().addNullableField("nested", ColumnType.INT.fieldType()).build();
@@ -256,10 +270,13 @@ class ParquetFormatTest extends BulkFormatContractTest {
     byte[] file = foreignFile(type, List.of(small, big, small));
     Schema wanted = Schema.builder().addField("v", ColumnType.INT.fieldType()).build();
     try (var channel = new SeekableInMemoryByteChannel(file);
-        RowReader reader = format(Map.of()).createReader(channel, file.length, ByteRange.of(0, file.length), wanted)) {
+        RowReader reader =
+            format(Map.of())
+                .createReader(channel, file.length, ByteRange.of(0, file.length), wanted)) {
       assertEquals(5, reader.next().getInt32("v"));
       BadRecordException e = assertThrows(BadRecordException.class, reader::next);
-      assertTrue(e.getMessage().contains("row 1") && e.getMessage().contains("'v'"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("row 1") && e.getMessage().contains("'v'"), e.getMessage());
       assertEquals(5, reader.next().getInt32("v"));
     }
   }

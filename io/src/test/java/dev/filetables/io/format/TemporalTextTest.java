@@ -61,7 +61,8 @@ class TemporalTextTest {
   void formatsByColumnType() {
     assertEquals(
         "2024-02-29",
-        new String(buf, 0, TemporalText.format(ColumnType.DATE, LocalDate.of(2024, 2, 29), 'T', buf)));
+        new String(
+            buf, 0, TemporalText.format(ColumnType.DATE, LocalDate.of(2024, 2, 29), 'T', buf)));
     assertEquals(
         "2024-01-02T03:04:05.000",
         new String(

@@ -98,7 +98,9 @@ class KafkaTablesTest {
 
   @Test
   void rejectsWhatItCannotHonour() {
-    assertMessage(BASE + ", 'scan.startup.mode' = 'timestamp'\n", "supported: earliest-offset, latest-offset, group-offsets");
+    assertMessage(
+        BASE + ", 'scan.startup.mode' = 'timestamp'\n",
+        "supported: earliest-offset, latest-offset, group-offsets");
     assertMessage(
         "'topic' = 'orders', 'properties.bootstrap.servers' = 'h:1', 'format' = 'json'\n",
         "needs 'properties.group.id'");
@@ -107,8 +109,10 @@ class KafkaTablesTest {
         "supported formats are json, csv");
     assertMessage(BASE + ", 'csv.field-delimiter' = ';'\n", "belongs to format 'csv'");
     assertMessage(BASE + ", 'json.no-such' = 'x'\n", "no-such");
-    assertMessage(BASE + ", 'properties.enable.auto.commit' = 'true'\n", "commits offsets with checkpoints");
-    assertMessage(BASE + ", 'scan.watermark.idle-timeout' = 'soon'\n", "scan.watermark.idle-timeout");
+    assertMessage(
+        BASE + ", 'properties.enable.auto.commit' = 'true'\n", "commits offsets with checkpoints");
+    assertMessage(
+        BASE + ", 'scan.watermark.idle-timeout' = 'soon'\n", "scan.watermark.idle-timeout");
     assertMessage(
         "'topic' = 'a b', 'properties.bootstrap.servers' = 'h:1', 'properties.group.id' = 'g', 'format' = 'json'\n",
         "a topic name is letters");
@@ -132,13 +136,16 @@ class KafkaTablesTest {
             () -> decoder.decode("{\"order_id\": \"x\"}".getBytes(StandardCharsets.UTF_8)));
     assertTrue(bad.getMessage().contains("order_id"), bad.getMessage());
 
-    KafkaTableSpec lenient = KafkaTables.parse(ddl(BASE + ", 'json.ignore-parse-errors' = 'true'\n"));
+    KafkaTableSpec lenient =
+        KafkaTables.parse(ddl(BASE + ", 'json.ignore-parse-errors' = 'true'\n"));
     assertNull(
-        RecordDecoder.of(lenient.format(), lenient.schema()).decode("not json".getBytes(StandardCharsets.UTF_8)));
+        RecordDecoder.of(lenient.format(), lenient.schema())
+            .decode("not json".getBytes(StandardCharsets.UTF_8)));
 
     KafkaTableSpec csv =
         KafkaTables.parse(
-            ddl("'topic' = 'o', 'properties.bootstrap.servers' = 'h:1', 'properties.group.id' = 'g', 'format' = 'csv'\n"));
+            ddl(
+                "'topic' = 'o', 'properties.bootstrap.servers' = 'h:1', 'properties.group.id' = 'g', 'format' = 'csv'\n"));
     Row fromCsv =
         RecordDecoder.of(csv.format(), csv.schema())
             .decode("8,1.25,2020-05-20 13:00:00".getBytes(StandardCharsets.UTF_8));
@@ -154,28 +161,50 @@ class KafkaTablesTest {
   @Test
   void badRecordsFollowTheFileSourcesOption() {
     assertEquals(BadRecordPolicy.FAIL, KafkaTables.parse(ddl(BASE)).badRecordPolicy());
-    String withSkip = BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'skip'\n");
+    String withSkip =
+        BASE.replace(
+            "'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'skip'\n");
     assertEquals(BadRecordPolicy.SKIP, KafkaTables.parse(ddl(withSkip)).badRecordPolicy());
-    String ignore = BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'json.ignore-parse-errors' = 'true'\n");
+    String ignore =
+        BASE.replace(
+            "'format' = 'json'\n", "'format' = 'json',\n  'json.ignore-parse-errors' = 'true'\n");
     assertEquals(BadRecordPolicy.SKIP, KafkaTables.parse(ddl(ignore)).badRecordPolicy());
     KafkaTableSpec dead =
-        KafkaTables.parse(ddl(BASE.replace("'format' = 'json'\n",
-            "'format' = 'json',\n  'source.bad-records' = 'dead-letter',\n  'source.bad-records.dead-letter.path' = '/data/dead'\n")));
+        KafkaTables.parse(
+            ddl(
+                BASE.replace(
+                    "'format' = 'json'\n",
+                    "'format' = 'json',\n  'source.bad-records' = 'dead-letter',\n  'source.bad-records.dead-letter.path' = '/data/dead'\n")));
     assertEquals(BadRecordPolicy.DEAD_LETTER, dead.badRecordPolicy());
     assertEquals(java.nio.file.Path.of("/data/dead"), dead.deadLetterPath().orElseThrow());
 
-    assertTrue(error(BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'drop'\n"))
-        .contains("fail, skip, dead-letter"));
-    assertTrue(error(BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'dead-letter'\n"))
-        .contains("requires option 'source.bad-records.dead-letter.path'"));
-    assertTrue(error(BASE.replace("'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records.dead-letter.path' = '/d'\n"))
-        .contains("'source.bad-records' is 'fail'"));
-    assertTrue(error(BASE.replace("'format' = 'json'\n",
-            "'format' = 'json',\n  'json.ignore-parse-errors' = 'true',\n  'source.bad-records' = 'fail'\n"))
-        .contains("contradicts 'json.ignore-parse-errors'"));
+    assertTrue(
+        error(
+                BASE.replace(
+                    "'format' = 'json'\n", "'format' = 'json',\n  'source.bad-records' = 'drop'\n"))
+            .contains("fail, skip, dead-letter"));
+    assertTrue(
+        error(
+                BASE.replace(
+                    "'format' = 'json'\n",
+                    "'format' = 'json',\n  'source.bad-records' = 'dead-letter'\n"))
+            .contains("requires option 'source.bad-records.dead-letter.path'"));
+    assertTrue(
+        error(
+                BASE.replace(
+                    "'format' = 'json'\n",
+                    "'format' = 'json',\n  'source.bad-records.dead-letter.path' = '/d'\n"))
+            .contains("'source.bad-records' is 'fail'"));
+    assertTrue(
+        error(
+                BASE.replace(
+                    "'format' = 'json'\n",
+                    "'format' = 'json',\n  'json.ignore-parse-errors' = 'true',\n  'source.bad-records' = 'fail'\n"))
+            .contains("contradicts 'json.ignore-parse-errors'"));
   }
 
   private static String error(String options) {
-    return assertThrows(TableDefinitionException.class, () -> KafkaTables.parse(ddl(options))).getMessage();
+    return assertThrows(TableDefinitionException.class, () -> KafkaTables.parse(ddl(options)))
+        .getMessage();
   }
 }

@@ -39,7 +39,8 @@ class PartitionFilterTest {
           .addNullableField("a IN (b", FieldType.STRING)
           .build();
   private static final List<String> KEYS =
-      List.of("dt", "hour", "day", "ts", "ltz", "price", "ratio", "flag", "big", "odd name", "a IN (b");
+      List.of(
+          "dt", "hour", "day", "ts", "ltz", "price", "ratio", "flag", "big", "odd name", "a IN (b");
 
   private static PartitionFilter filter(String expression) {
     return PartitionFilter.parse(expression, SCHEMA, KEYS);
@@ -172,8 +173,10 @@ class PartitionFilterTest {
   void keywordsIgnoreCaseAndNamesAreMatched() {
     assertTrue(test("HOUR in (9) and Dt = 'a' or NOT hour is null", "hour", "9", "dt", "a"));
     assertTrue(test("`hour` = 9", "hour", "9"));
-    assertEquals(Set.of("dt", "hour"), filter("hour = 1 AND (dt = 'x' OR dt = 'y')").referencedKeys());
-    assertEquals(List.of("dt", "hour"), List.copyOf(filter("hour = 1 AND dt = 'x'").referencedKeys()));
+    assertEquals(
+        Set.of("dt", "hour"), filter("hour = 1 AND (dt = 'x' OR dt = 'y')").referencedKeys());
+    assertEquals(
+        List.of("dt", "hour"), List.copyOf(filter("hour = 1 AND dt = 'x'").referencedKeys()));
     assertEquals(Set.of(), filter("TRUE").referencedKeys());
   }
 
@@ -189,15 +192,22 @@ class PartitionFilterTest {
     TableDefinitionException notPartition =
         assertThrows(TableDefinitionException.class, () -> filter("name = 'x'"));
     assertTrue(
-        notPartition.getMessage().startsWith("`name` is not a partition column; partition columns: dt, hour,"),
+        notPartition
+            .getMessage()
+            .startsWith("`name` is not a partition column; partition columns: dt, hour,"),
         notPartition.getMessage());
-    assertTrue(notPartition.getMessage().contains("filters prune directories only"), notPartition.getMessage());
+    assertTrue(
+        notPartition.getMessage().contains("filters prune directories only"),
+        notPartition.getMessage());
     TableDefinitionException unknown =
         assertThrows(
             TableDefinitionException.class,
             () -> PartitionFilter.parse("x = 1", SCHEMA, List.of("dt", "hour")));
     assertTrue(
-        unknown.getMessage().startsWith("`x` is not a partition column; partition columns: dt, hour — filters prune directories only"),
+        unknown
+            .getMessage()
+            .startsWith(
+                "`x` is not a partition column; partition columns: dt, hour — filters prune directories only"),
         unknown.getMessage());
 
     assertSyntaxError("hour = ", 8, "expected a partition column or a literal");
@@ -214,18 +224,23 @@ class PartitionFilterTest {
     assertSyntaxError("hour = 'x'", 8, "does not fit partition column hour");
     assertSyntaxError("hour = 9.5", 8, "INT");
     assertSyntaxError("day = DATE '2020-5-1'", 12, "bad DATE literal");
-    assertSyntaxError("hour = DATE '2020-05-01'", 8, "DATE literal cannot be compared with hour of type INT");
+    assertSyntaxError(
+        "hour = DATE '2020-05-01'", 8, "DATE literal cannot be compared with hour of type INT");
     assertSyntaxError("hour IN (dt)", 10, "IN lists hold literals only");
     assertSyntaxError("hour IN 1", 9, "'(' after IN");
     assertSyntaxError("hour IS 1", 9, "expected NULL");
     assertThrows(TableDefinitionException.class, () -> filter("  "));
     TableDefinitionException badKey =
-        assertThrows(TableDefinitionException.class, () -> PartitionFilter.parse("x = 1", SCHEMA, List.of("x")));
-    assertTrue(badKey.getMessage().contains("'x' is not a column of the schema"), badKey.getMessage());
+        assertThrows(
+            TableDefinitionException.class,
+            () -> PartitionFilter.parse("x = 1", SCHEMA, List.of("x")));
+    assertTrue(
+        badKey.getMessage().contains("'x' is not a column of the schema"), badKey.getMessage());
   }
 
   private static void assertSyntaxError(String expression, int position, String fragment) {
-    TableDefinitionException e = assertThrows(TableDefinitionException.class, () -> filter(expression));
+    TableDefinitionException e =
+        assertThrows(TableDefinitionException.class, () -> filter(expression));
     assertTrue(e.getMessage().contains("at position " + position + ":"), e.getMessage());
     assertTrue(e.getMessage().contains(fragment), e.getMessage());
   }
@@ -257,23 +272,30 @@ class PartitionFilterTest {
       assertEquals(canonical[i], parsed.toString());
       assertEquals(parsed, filter(parsed.toString()));
     }
-    assertEquals("(hour = 1 OR hour = 2) AND dt = 'x'", filter("(hour=1 or hour=2) and dt='x'").toString());
-    assertEquals("hour = 1 OR hour = 2 AND dt = 'x'", filter("hour=1 or (hour=2 and dt='x')").toString());
+    assertEquals(
+        "(hour = 1 OR hour = 2) AND dt = 'x'", filter("(hour=1 or hour=2) and dt='x'").toString());
+    assertEquals(
+        "hour = 1 OR hour = 2 AND dt = 'x'", filter("hour=1 or (hour=2 and dt='x')").toString());
   }
 
   @Test
   void serializable() throws Exception {
-    PartitionFilter f = filter("day = DATE '2020-05-20' AND ltz IS NOT NULL AND price IN (1.5, NULL) OR NOT hour < 3");
+    PartitionFilter f =
+        filter(
+            "day = DATE '2020-05-20' AND ltz IS NOT NULL AND price IN (1.5, NULL) OR NOT hour < 3");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(f);
     }
     PartitionFilter copy;
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       copy = (PartitionFilter) in.readObject();
     }
     assertEquals(f.toString(), copy.toString());
-    Map<String, String> p = new HashMap<>(partition("day", "2020-05-20", "ltz", "2020-01-01 00:00:00", "price", "1.50"));
+    Map<String, String> p =
+        new HashMap<>(
+            partition("day", "2020-05-20", "ltz", "2020-01-01 00:00:00", "price", "1.50"));
     assertTrue(copy.test(p));
     assertTrue(f.test(p));
     assertTrue(copy.test(partition("hour", "5")));

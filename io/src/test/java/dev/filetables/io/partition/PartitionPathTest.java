@@ -23,10 +23,14 @@ class PartitionPathTest {
   void escapesExactlyTheHiveCharacters() {
     String escaped = "\"#%'*/:=?\\{}[]^\u007F";
     for (char c = 0; c < 0x20; c++) {
-      assertEquals(String.format("%%%02X", (int) c), PartitionPath.escape(String.valueOf(c)), "char " + (int) c);
+      assertEquals(
+          String.format("%%%02X", (int) c),
+          PartitionPath.escape(String.valueOf(c)),
+          "char " + (int) c);
     }
     for (char c : escaped.toCharArray()) {
-      assertEquals(String.format("%%%02X", (int) c), PartitionPath.escape(String.valueOf(c)), "char " + c);
+      assertEquals(
+          String.format("%%%02X", (int) c), PartitionPath.escape(String.valueOf(c)), "char " + c);
     }
     // Everything else in ASCII and beyond stays as is.
     for (char c = 0x20; c < 0x300; c++) {
@@ -38,9 +42,12 @@ class PartitionPathTest {
 
   @Test
   void escapeTable() {
-    assertEquals("%22%23%25%27%2A%2F%3A%3D%3F%5C%7B%7D%5B%5D%5E%7F", PartitionPath.escape("\"#%'*/:=?\\{}[]^\u007F"));
+    assertEquals(
+        "%22%23%25%27%2A%2F%3A%3D%3F%5C%7B%7D%5B%5D%5E%7F",
+        PartitionPath.escape("\"#%'*/:=?\\{}[]^\u007F"));
     assertEquals("%00%01%09%0A%0D%1F", PartitionPath.escape("\u0000\u0001\t\n\r\u001F"));
-    assertEquals("a b+c,d;e&f~g|h<i>j!k@l$m(n)o", PartitionPath.escape("a b+c,d;e&f~g|h<i>j!k@l$m(n)o"));
+    assertEquals(
+        "a b+c,d;e&f~g|h<i>j!k@l$m(n)o", PartitionPath.escape("a b+c,d;e&f~g|h<i>j!k@l$m(n)o"));
     assertEquals("2020-05-20 12%3A00%3A00", PartitionPath.escape("2020-05-20 12:00:00"));
     assertEquals("Zürich/東京", PartitionPath.unescape(PartitionPath.escape("Zürich/東京")));
     assertEquals("Zürich%2F東京", PartitionPath.escape("Zürich/東京"));
@@ -55,7 +62,21 @@ class PartitionPathTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "a", "a/b", "100%", "%41", "x=y", "\u0000\u007F", "Zürich 東京 😀", "'quoted'", "C:\\dir", "%%%", "a%2Fb"})
+  @ValueSource(
+      strings = {
+        "",
+        "a",
+        "a/b",
+        "100%",
+        "%41",
+        "x=y",
+        "\u0000\u007F",
+        "Zürich 東京 😀",
+        "'quoted'",
+        "C:\\dir",
+        "%%%",
+        "a%2Fb"
+      })
   void roundTrips(String value) {
     assertEquals(value, PartitionPath.unescape(PartitionPath.escape(value)));
   }
@@ -63,7 +84,19 @@ class PartitionPathTest {
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
-      value = {"%|%", "%4|%4", "%zz|%zz", "%41|A", "%4a|J", "%4A|J", "a%|a%", "%%41|%A", "%g1|%g1", "%2f%2F|//", "%4%41|%4A"})
+      value = {
+        "%|%",
+        "%4|%4",
+        "%zz|%zz",
+        "%41|A",
+        "%4a|J",
+        "%4A|J",
+        "a%|a%",
+        "%%41|%A",
+        "%g1|%g1",
+        "%2f%2F|//",
+        "%4%41|%4A"
+      })
   void unescapeEdgeCases(String text, String expected) {
     assertEquals(expected, PartitionPath.unescape(text));
   }
@@ -80,8 +113,11 @@ class PartitionPathTest {
 
   @Test
   void nullAndEmptyGoToTheDefaultPartition() {
-    assertEquals("dt=" + DEFAULT, PartitionPath.toRelativePath(List.of("dt"), Arrays.asList((String) null), DEFAULT));
-    assertEquals("dt=" + DEFAULT, PartitionPath.toRelativePath(List.of("dt"), List.of(""), DEFAULT));
+    assertEquals(
+        "dt=" + DEFAULT,
+        PartitionPath.toRelativePath(List.of("dt"), Arrays.asList((String) null), DEFAULT));
+    assertEquals(
+        "dt=" + DEFAULT, PartitionPath.toRelativePath(List.of("dt"), List.of(""), DEFAULT));
     assertNull(PartitionPath.parse("dt=" + DEFAULT, DEFAULT).get("dt"));
   }
 
@@ -108,11 +144,16 @@ class PartitionPathTest {
   @Test
   void customDefaultName() {
     String dflt = "none";
-    assertEquals("k=none", PartitionPath.toRelativePath(List.of("k"), Arrays.asList((String) null), dflt));
+    assertEquals(
+        "k=none", PartitionPath.toRelativePath(List.of("k"), Arrays.asList((String) null), dflt));
     assertEquals("k=%4Eone", PartitionPath.toRelativePath(List.of("k"), List.of("None"), dflt));
-    // Hive's name stays protected (other engines read it as null); Flink's default name is then plain.
-    assertEquals("k=%5F_HIVE_DEFAULT_PARTITION__", PartitionPath.toRelativePath(List.of("k"), List.of("__HIVE_DEFAULT_PARTITION__"), dflt));
-    assertEquals("k=" + DEFAULT, PartitionPath.toRelativePath(List.of("k"), List.of(DEFAULT), dflt));
+    // Hive's name stays protected (other engines read it as null); Flink's default name is then
+    // plain.
+    assertEquals(
+        "k=%5F_HIVE_DEFAULT_PARTITION__",
+        PartitionPath.toRelativePath(List.of("k"), List.of("__HIVE_DEFAULT_PARTITION__"), dflt));
+    assertEquals(
+        "k=" + DEFAULT, PartitionPath.toRelativePath(List.of("k"), List.of(DEFAULT), dflt));
     assertEquals(DEFAULT, PartitionPath.parse("k=" + DEFAULT, dflt).get("k"));
     assertEquals("k=%6Eull", PartitionPath.toRelativePath(List.of("k"), List.of("null"), dflt));
     assertNull(PartitionPath.parse("k=none", dflt).get("k"));
@@ -148,9 +189,11 @@ class PartitionPathTest {
     assertTrue(wrongKey.getMessage().contains("dt=.../hour=..."), wrongKey.getMessage());
     IllegalArgumentException tooFew =
         assertThrows(
-            IllegalArgumentException.class, () -> PartitionPath.parse("dt=1", List.of("dt", "hour"), DEFAULT));
+            IllegalArgumentException.class,
+            () -> PartitionPath.parse("dt=1", List.of("dt", "hour"), DEFAULT));
     assertTrue(tooFew.getMessage().contains("has 1 levels, expected 2"), tooFew.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> PartitionPath.parse("dtx=1", List.of("dt"), DEFAULT));
+    assertThrows(
+        IllegalArgumentException.class, () -> PartitionPath.parse("dtx=1", List.of("dt"), DEFAULT));
     assertThrows(IllegalArgumentException.class, () -> PartitionPath.parse("novalue", DEFAULT));
     assertThrows(IllegalArgumentException.class, () -> PartitionPath.parse("a=1/a=2", DEFAULT));
     assertThrows(

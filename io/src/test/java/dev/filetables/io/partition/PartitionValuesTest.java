@@ -59,30 +59,48 @@ class PartitionValuesTest {
     assertEquals("1000", PartitionValues.format(new BigDecimal("1E+3"), ColumnType.decimal(10, 2)));
     assertEquals(new BigDecimal("1.5"), PartitionValues.parse("1.5", ColumnType.decimal(10, 2)));
     // Trailing zeros beyond the scale are dropped, real digits are not.
-    assertEquals(new BigDecimal("1.50"), PartitionValues.parse("1.5000", ColumnType.decimal(10, 2)));
+    assertEquals(
+        new BigDecimal("1.50"), PartitionValues.parse("1.5000", ColumnType.decimal(10, 2)));
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> PartitionValues.parse("1.234", ColumnType.decimal(10, 2)));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> PartitionValues.parse("1.234", ColumnType.decimal(10, 2)));
     assertTrue(e.getMessage().contains("more than 2 digits after the point"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> PartitionValues.parse("123456", ColumnType.decimal(5, 2)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> PartitionValues.parse("123456", ColumnType.decimal(5, 2)));
   }
 
   @Test
   void dateAndTimestamps() {
     roundTrip(LocalDate.of(2020, 5, 20), "2020-05-20", ColumnType.DATE);
     roundTrip(LocalDateTime.of(2020, 5, 20, 9, 0), "2020-05-20 09:00:00", ColumnType.TIMESTAMP);
-    roundTrip(LocalDateTime.of(2020, 5, 20, 9, 0, 1, 20_000_000), "2020-05-20 09:00:01.020", ColumnType.TIMESTAMP);
-    roundTrip(LocalDateTime.of(2020, 5, 20, 9, 0, 1, 123_456_000), "2020-05-20 09:00:01.123456", ColumnType.TIMESTAMP);
+    roundTrip(
+        LocalDateTime.of(2020, 5, 20, 9, 0, 1, 20_000_000),
+        "2020-05-20 09:00:01.020",
+        ColumnType.TIMESTAMP);
+    roundTrip(
+        LocalDateTime.of(2020, 5, 20, 9, 0, 1, 123_456_000),
+        "2020-05-20 09:00:01.123456",
+        ColumnType.TIMESTAMP);
     FieldType ts = ColumnType.TIMESTAMP.fieldType();
-    assertEquals(LocalDateTime.of(2020, 5, 20, 9, 0), PartitionValues.parse("2020-05-20T09:00:00", ts));
-    assertEquals(LocalDateTime.of(2020, 5, 20, 9, 0, 0, 100_000_000), PartitionValues.parse("2020-05-20 09:00:00.1", ts));
-    assertEquals(LocalDateTime.of(2020, 5, 20, 9, 0, 0, 123_456_789), PartitionValues.parse("2020-05-20 09:00:00.123456789", ts));
+    assertEquals(
+        LocalDateTime.of(2020, 5, 20, 9, 0), PartitionValues.parse("2020-05-20T09:00:00", ts));
+    assertEquals(
+        LocalDateTime.of(2020, 5, 20, 9, 0, 0, 100_000_000),
+        PartitionValues.parse("2020-05-20 09:00:00.1", ts));
+    assertEquals(
+        LocalDateTime.of(2020, 5, 20, 9, 0, 0, 123_456_789),
+        PartitionValues.parse("2020-05-20 09:00:00.123456789", ts));
 
     roundTrip(new Instant(0), "1970-01-01 00:00:00", ColumnType.TIMESTAMP_LTZ);
     roundTrip(new Instant(1_590_000_000_123L), "2020-05-20 18:40:00.123", ColumnType.TIMESTAMP_LTZ);
     roundTrip(new Instant(-1), "1969-12-31 23:59:59.999", ColumnType.TIMESTAMP_LTZ);
     FieldType ltz = ColumnType.TIMESTAMP_LTZ.fieldType();
-    assertEquals(new Instant(1_590_000_000_000L), PartitionValues.parse("2020-05-20T18:40:00Z", ltz));
-    assertEquals(new Instant(1_590_000_000_100L), PartitionValues.parse("2020-05-20 18:40:00.1", ltz));
+    assertEquals(
+        new Instant(1_590_000_000_000L), PartitionValues.parse("2020-05-20T18:40:00Z", ltz));
+    assertEquals(
+        new Instant(1_590_000_000_100L), PartitionValues.parse("2020-05-20 18:40:00.1", ltz));
   }
 
   @ParameterizedTest
@@ -108,7 +126,8 @@ class PartitionValuesTest {
       })
   void parseFailuresNameValueTypeAndForm(String text, ColumnType type, String expected) {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> PartitionValues.parse(text, type.fieldType()));
+        assertThrows(
+            IllegalArgumentException.class, () -> PartitionValues.parse(text, type.fieldType()));
     assertTrue(e.getMessage().contains("'" + text + "'"), e.getMessage());
     assertTrue(e.getMessage().contains(type.name()), e.getMessage());
     assertTrue(e.getMessage().contains(expected), e.getMessage());
@@ -117,7 +136,9 @@ class PartitionValuesTest {
   @Test
   void formatRejectsWrongJavaClass() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> PartitionValues.format(5L, ColumnType.INT.fieldType()));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> PartitionValues.format(5L, ColumnType.INT.fieldType()));
     assertTrue(e.getMessage().contains("INT"), e.getMessage());
   }
 }

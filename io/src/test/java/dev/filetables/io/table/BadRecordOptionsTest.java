@@ -48,7 +48,12 @@ class BadRecordOptionsTest {
     assertEquals(BadRecordPolicy.FAIL, of("json", "source.bad-records", "fail").badRecordPolicy());
     String dl = tmp.resolve("dead").toString();
     TableOptions o =
-        of("parquet", "source.bad-records", "dead-letter", "source.bad-records.dead-letter.path", dl);
+        of(
+            "parquet",
+            "source.bad-records",
+            "dead-letter",
+            "source.bad-records.dead-letter.path",
+            dl);
     assertEquals(BadRecordPolicy.DEAD_LETTER, o.badRecordPolicy());
     assertEquals(Optional.of(Path.of(dl)), o.deadLetterPath());
     assertEquals(Optional.empty(), of("csv").deadLetterPath());
@@ -56,12 +61,16 @@ class BadRecordOptionsTest {
 
   @Test
   void flinksIgnoreParseErrorsMeansSkip() {
-    assertEquals(BadRecordPolicy.SKIP, of("csv", "csv.ignore-parse-errors", "true").badRecordPolicy());
-    assertEquals(BadRecordPolicy.SKIP, of("json", "json.ignore-parse-errors", "TRUE").badRecordPolicy());
-    assertEquals(BadRecordPolicy.FAIL, of("json", "json.ignore-parse-errors", "false").badRecordPolicy());
+    assertEquals(
+        BadRecordPolicy.SKIP, of("csv", "csv.ignore-parse-errors", "true").badRecordPolicy());
+    assertEquals(
+        BadRecordPolicy.SKIP, of("json", "json.ignore-parse-errors", "TRUE").badRecordPolicy());
+    assertEquals(
+        BadRecordPolicy.FAIL, of("json", "json.ignore-parse-errors", "false").badRecordPolicy());
     assertEquals(
         BadRecordPolicy.SKIP,
-        of("csv", "csv.ignore-parse-errors", "true", "source.bad-records", "skip").badRecordPolicy());
+        of("csv", "csv.ignore-parse-errors", "true", "source.bad-records", "skip")
+            .badRecordPolicy());
     assertContains(
         error("csv", "csv.ignore-parse-errors", "true", "source.bad-records", "fail"),
         "'source.bad-records' = 'fail' contradicts 'csv.ignore-parse-errors' = 'true'");
@@ -79,7 +88,12 @@ class BadRecordOptionsTest {
         error("csv", "source.bad-records.dead-letter.path", tmp.resolve("d").toString()),
         "'source.bad-records.dead-letter.path' is set but 'source.bad-records' is unset (fail)");
     assertContains(
-        error("csv", "source.bad-records", "skip", "source.bad-records.dead-letter.path", tmp.resolve("d").toString()),
+        error(
+            "csv",
+            "source.bad-records",
+            "skip",
+            "source.bad-records.dead-letter.path",
+            tmp.resolve("d").toString()),
         "but 'source.bad-records' is 'skip'");
   }
 
@@ -88,24 +102,43 @@ class BadRecordOptionsTest {
     assertContains(
         error(
             "csv",
-            "source.bad-records", "dead-letter",
-            "source.bad-records.dead-letter.path", tmp.resolve("t").resolve("bad").toString()),
+            "source.bad-records",
+            "dead-letter",
+            "source.bad-records.dead-letter.path",
+            tmp.resolve("t").resolve("bad").toString()),
         "overlaps the table's path");
     assertContains(
-        error("csv", "source.bad-records", "dead-letter", "source.bad-records.dead-letter.path", tmp.toString()),
+        error(
+            "csv",
+            "source.bad-records",
+            "dead-letter",
+            "source.bad-records.dead-letter.path",
+            tmp.toString()),
         "overlaps the table's path");
     Path file = Files.writeString(tmp.resolve("file.txt"), "x");
     assertContains(
-        error("csv", "source.bad-records", "dead-letter", "source.bad-records.dead-letter.path", file.toString()),
+        error(
+            "csv",
+            "source.bad-records",
+            "dead-letter",
+            "source.bad-records.dead-letter.path",
+            file.toString()),
         "is a file");
     assertContains(
-        error("csv", "source.bad-records", "dead-letter", "source.bad-records.dead-letter.path", "s3://b/x"),
-        "'source.bad-records.dead-letter.path'", "only the local file system");
+        error(
+            "csv",
+            "source.bad-records",
+            "dead-letter",
+            "source.bad-records.dead-letter.path",
+            "s3://b/x"),
+        "'source.bad-records.dead-letter.path'",
+        "only the local file system");
   }
 
   @Test
   void charsetsMustBeKnownAndAsciiCompatible() {
-    assertEquals("GBK", of("csv", "csv.charset", "gbk").formatOptions().get("charset").toUpperCase());
+    assertEquals(
+        "GBK", of("csv", "csv.charset", "gbk").formatOptions().get("charset").toUpperCase());
     of("json", "json.charset", "ISO-8859-1");
     assertContains(
         error("csv", "csv.charset", "UTF-16"),

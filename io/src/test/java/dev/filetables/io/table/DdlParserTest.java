@@ -89,11 +89,13 @@ class DdlParserTest {
             .build();
     assertEquals(expected, spec.schema());
     assertEquals(List.of("dt"), spec.partitionKeys());
-    assertEquals(List.of(MetadataColumn.of("file.path", MetadataKey.FILE_PATH)), spec.metadataColumns());
+    assertEquals(
+        List.of(MetadataColumn.of("file.path", MetadataKey.FILE_PATH)), spec.metadataColumns());
     assertEquals(Optional.of(WatermarkSpec.of("ts", Duration.ofSeconds(5))), spec.watermark());
     assertEquals("parquet", spec.options().format());
     assertEquals(64L << 20, spec.options().rollingFileSize());
-    assertEquals(List.of("id", "customer", "amount", "ts", "dt"), spec.physicalSchema().getFieldNames());
+    assertEquals(
+        List.of("id", "customer", "amount", "ts", "dt"), spec.physicalSchema().getFieldNames());
     assertEquals(List.of("id", "customer", "amount", "ts"), spec.fileSchema().getFieldNames());
   }
 
@@ -141,7 +143,13 @@ class DdlParserTest {
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
-      value = {"DECIMAL|10|0", "DECIMAL(7)|7|0", "DECIMAL(12, 3)|12|3", "NUMERIC(5,5)|5|5", "DEC(38, 0)|38|0"})
+      value = {
+        "DECIMAL|10|0",
+        "DECIMAL(7)|7|0",
+        "DECIMAL(12, 3)|12|3",
+        "NUMERIC(5,5)|5|5",
+        "DEC(38, 0)|38|0"
+      })
   void decimalPrecisionAndScale(String type, int precision, int scale) {
     FieldType t = DdlParser.parse(table("d " + type)).schema().getField("d").getType();
     assertEquals(ColumnType.decimal(precision, scale).withNullable(true), t);
@@ -217,8 +225,7 @@ class DdlParserTest {
                 + " PARTITIONED BY (`hour`) "
                 + with());
     assertEquals("my table", spec.name());
-    assertEquals(
-        List.of("select", "we`ird", "Mixed Case", "hour"), spec.schema().getFieldNames());
+    assertEquals(List.of("select", "we`ird", "Mixed Case", "hour"), spec.schema().getFieldNames());
     assertEquals(List.of("hour"), spec.partitionKeys());
   }
 
@@ -276,7 +283,8 @@ class DdlParserTest {
   @Test
   void relativePathIsResolvedAgainstWorkingDirectory() {
     TableSpec spec =
-        DdlParser.parse("CREATE TABLE t (a INT) WITH ('path' = 'data/../out/orders', 'format' = 'csv')");
+        DdlParser.parse(
+            "CREATE TABLE t (a INT) WITH ('path' = 'data/../out/orders', 'format' = 'csv')");
     assertEquals(
         Path.of("out/orders").toAbsolutePath().normalize().toString(), spec.options().path());
     String uri = tmp.resolve("x").toUri().toString();
@@ -373,11 +381,7 @@ class DdlParserTest {
   @Test
   void partitionKeyMustBeAPhysicalColumn() {
     String message =
-        error(
-            lines(
-                "CREATE TABLE t (a INT, b STRING)",
-                "PARTITIONED BY (b, c)",
-                with()));
+        error(lines("CREATE TABLE t (a INT, b STRING)", "PARTITIONED BY (b, c)", with()));
     assertEquals(
         "line 2, column 20: partition key `c` is not a column of table `t`; columns are [a, b]",
         message);
@@ -416,7 +420,9 @@ class DdlParserTest {
   @Test
   void charIsRejected() {
     assertContains(
-        error(table("c CHAR(3)")), "line 2, column 3: type CHAR is not supported", "use STRING or VARCHAR(n)");
+        error(table("c CHAR(3)")),
+        "line 2, column 3: type CHAR is not supported",
+        "use STRING or VARCHAR(n)");
   }
 
   @Test
@@ -433,9 +439,12 @@ class DdlParserTest {
 
   @Test
   void decimalBoundsAreChecked() {
-    assertContains(error(table("d DECIMAL(39, 2)")), "line 2, column 11: expected DECIMAL precision");
+    assertContains(
+        error(table("d DECIMAL(39, 2)")), "line 2, column 11: expected DECIMAL precision");
     assertContains(error(table("d DECIMAL(0)")), "DECIMAL precision (a whole number from 1 to 38)");
-    assertContains(error(table("d DECIMAL(5, 6)")), "line 2, column 14: DECIMAL scale 6 is larger than its precision 5");
+    assertContains(
+        error(table("d DECIMAL(5, 6)")),
+        "line 2, column 14: DECIMAL scale 6 is larger than its precision 5");
   }
 
   @Test
@@ -486,7 +495,8 @@ class DdlParserTest {
             + " or a file:///... URI",
         missing);
     String noWith = error("CREATE TABLE t (a INT)");
-    assertContains(noWith, "line 1, column 1: Invalid table options (2 problems):", "format", "path");
+    assertContains(
+        noWith, "line 1, column 1: Invalid table options (2 problems):", "format", "path");
     String several =
         error(
             lines(
@@ -553,7 +563,8 @@ class DdlParserTest {
         error(table("ts TIMESTAMP(3)", "WATERMARK FOR ts AS ts - INTERVAL '5' WEEK")),
         "line 3, column 39: unsupported interval unit 'WEEK'");
     assertContains(
-        error(table("ts TIMESTAMP(3)", "WATERMARK FOR ts AS ts - INTERVAL '1:30' MINUTE TO SECOND")),
+        error(
+            table("ts TIMESTAMP(3)", "WATERMARK FOR ts AS ts - INTERVAL '1:30' MINUTE TO SECOND")),
         "line 3, column 49: compound or precision intervals are not supported");
     assertContains(
         error(table("ts TIMESTAMP(3)", "WATERMARK FOR ts AS ts - INTERVAL 'soon' SECOND")),
@@ -584,7 +595,8 @@ class DdlParserTest {
         error(lines("CREATE TABLE t (a INT) WITH (", "  'path' = '/x)")),
         "line 2, column 12: unterminated string: missing closing '");
     assertContains(
-        error(lines("CREATE TABLE t (", "  `a INT)")), "line 2, column 3: unterminated back-quoted identifier");
+        error(lines("CREATE TABLE t (", "  `a INT)")),
+        "line 2, column 3: unterminated back-quoted identifier");
     assertContains(
         error(lines("CREATE TABLE t (a INT)", "/* never closed")),
         "line 2, column 1: unterminated comment");
@@ -592,7 +604,8 @@ class DdlParserTest {
     assertContains(
         error("CREATE TABLE t (\"a\" INT)"),
         "line 1, column 17: double quotes are not used in Flink SQL");
-    assertContains(error("CREATE TABLE t (a INT) # x"), "line 1, column 24: unexpected character '#'");
+    assertContains(
+        error("CREATE TABLE t (a INT) # x"), "line 1, column 24: unexpected character '#'");
   }
 
   @Test
@@ -601,10 +614,13 @@ class DdlParserTest {
         error("CREATE VIEW v AS SELECT 1"),
         "line 1, column 8: expected TABLE after CREATE but found 'VIEW'; only CREATE TABLE is supported");
     assertContains(error("INSERT INTO t VALUES (1)"), "line 1, column 1: expected CREATE TABLE");
-    assertContains(error(""), "line 1, column 1: expected CREATE TABLE but found the end of the statement");
-    assertContains(error("CREATE TABLE t () " + with()), "line 1, column 17: the column list is empty");
     assertContains(
-        error(table("a INT", "a STRING")), "line 3, column 1: column `a` is declared twice (first at line 2)");
+        error(""), "line 1, column 1: expected CREATE TABLE but found the end of the statement");
+    assertContains(
+        error("CREATE TABLE t () " + with()), "line 1, column 17: the column list is empty");
+    assertContains(
+        error(table("a INT", "a STRING")),
+        "line 3, column 1: column `a` is declared twice (first at line 2)");
     assertContains(
         error(table("a INT") + ";\nCREATE TABLE u (b INT)"),
         "line 4, column 1: unexpected 'CREATE'",
@@ -621,7 +637,9 @@ class DdlParserTest {
     assertContains(
         error("CREATE TABLE t (a INT) FOO"),
         "line 1, column 24: unexpected 'FOO'; expected COMMENT, PARTITIONED BY, WITH, ';', the end");
-    assertContains(error("CREATE TABLE IF EXISTS t (a INT)"), "line 1, column 17: expected NOT (in IF NOT EXISTS)");
+    assertContains(
+        error("CREATE TABLE IF EXISTS t (a INT)"),
+        "line 1, column 17: expected NOT (in IF NOT EXISTS)");
     assertContains(error("CREATE TABLE t"), "line 1, column 15: expected '(' and the column list");
   }
 

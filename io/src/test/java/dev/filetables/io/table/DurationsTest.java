@@ -64,7 +64,8 @@ class DurationsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "  ", "s", "ten s", "-1 s", "1.5 s", "10 parsecs", "10 mins", "1 s 2", "+1 s"})
+  @ValueSource(
+      strings = {"", "  ", "s", "ten s", "-1 s", "1.5 s", "10 parsecs", "10 mins", "1 s 2", "+1 s"})
   void rejectsBadTextNamingItAndTheForms(String text) {
     TableDefinitionException e =
         assertThrows(TableDefinitionException.class, () -> Durations.parse(text));
@@ -113,7 +114,10 @@ class DurationsTest {
   void formatRoundTrips() {
     for (Duration d :
         new Duration[] {
-          Duration.ofMillis(1), Duration.ofMillis(123_456), Duration.ofDays(3), Duration.ofNanos(1001)
+          Duration.ofMillis(1),
+          Duration.ofMillis(123_456),
+          Duration.ofDays(3),
+          Duration.ofNanos(1001)
         }) {
       assertEquals(d, Durations.parse(Durations.format(d)));
     }

@@ -65,8 +65,7 @@ class MemorySizesTest {
     TableDefinitionException overflow =
         assertThrows(TableDefinitionException.class, () -> MemorySizes.parse("8388608 tb"));
     assertTrue(overflow.getMessage().contains("larger than"), overflow.getMessage());
-    assertThrows(
-        TableDefinitionException.class, () -> MemorySizes.parse("9223372036854775808"));
+    assertThrows(TableDefinitionException.class, () -> MemorySizes.parse("9223372036854775808"));
     assertThrows(TableDefinitionException.class, () -> MemorySizes.parse(null));
   }
 

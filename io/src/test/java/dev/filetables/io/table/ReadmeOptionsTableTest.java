@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Keeps the README's options table true: it must be exactly the table the option registry prints. */
+/**
+ * Keeps the README's options table true: it must be exactly the table the option registry prints.
+ */
 class ReadmeOptionsTableTest {
 
   @Test

@@ -169,7 +169,8 @@ class TableOptionsTest {
 
   @Test
   void controlCharactersAreShownEscaped() {
-    assertContains(error("partition.default-name", "a\u0001b"), "'a\\u0001b'", "contains '\\u0001'");
+    assertContains(
+        error("partition.default-name", "a\u0001b"), "'a\\u0001b'", "contains '\\u0001'");
     assertContains(
         error("csv.field-delimiter", "\u0001\u0002"),
         "Invalid value '\\u0001\\u0002' for option 'csv.field-delimiter'");
@@ -348,15 +349,19 @@ class TableOptionsTest {
     assertEquals(
         "path '" + file + "' is a file; a table path is a directory",
         error("path", file.toString()));
-    assertContains(error("path", file.toUri().toString()), "is a file; a table path is a directory");
+    assertContains(
+        error("path", file.toUri().toString()), "is a file; a table path is a directory");
   }
 
   @Test
   void pathAcceptsPlainPathsAndFileUris() throws Exception {
     Files.createDirectories(tmp.resolve("existing dir"));
-    assertEquals(tmp.resolve("existing dir"), with("path", tmp.resolve("existing dir").toString()).rootPath());
     assertEquals(
-        tmp.resolve("existing dir"), with("path", tmp.resolve("existing dir").toUri().toString()).rootPath());
+        tmp.resolve("existing dir"),
+        with("path", tmp.resolve("existing dir").toString()).rootPath());
+    assertEquals(
+        tmp.resolve("existing dir"),
+        with("path", tmp.resolve("existing dir").toUri().toString()).rootPath());
     assertEquals(Path.of(root), with("path", "file://" + root).rootPath());
     assertEquals(Path.of(root), with("path", "file:" + root).rootPath());
     assertEquals(Path.of("rel/orders"), with("path", "rel/orders").rootPath());
@@ -386,9 +391,14 @@ class TableOptionsTest {
 
   @Test
   void durationsParseAndRollingIntervalsArePositive() {
-    assertEquals(Duration.ofSeconds(10), with("sink.rolling-policy.rollover-interval", "10s").rolloverInterval());
-    assertEquals(Duration.ofMinutes(2), with("sink.rolling-policy.inactivity-interval", "2 min").inactivityInterval());
-    assertEquals(Duration.ofMillis(500), with("sink.rolling-policy.check-interval", "500").checkInterval());
+    assertEquals(
+        Duration.ofSeconds(10),
+        with("sink.rolling-policy.rollover-interval", "10s").rolloverInterval());
+    assertEquals(
+        Duration.ofMinutes(2),
+        with("sink.rolling-policy.inactivity-interval", "2 min").inactivityInterval());
+    assertEquals(
+        Duration.ofMillis(500), with("sink.rolling-policy.check-interval", "500").checkInterval());
     for (String key :
         List.of(
             "sink.rolling-policy.rollover-interval",
@@ -397,7 +407,8 @@ class TableOptionsTest {
       assertContains(error(key, "0 s"), "'0 s'", key, "greater than 0");
       assertContains(error(key, "soon"), "'soon'", key, "'10 s'");
     }
-    assertContains(error("sink.partition-commit.delay", "-1 s"), "'-1 s'", "sink.partition-commit.delay");
+    assertContains(
+        error("sink.partition-commit.delay", "-1 s"), "'-1 s'", "sink.partition-commit.delay");
     assertEquals(Duration.ZERO, with("sink.partition-commit.delay", "0").commitDelay());
     assertContains(error("source.monitor-interval", "often"), "source.monitor-interval");
   }
@@ -415,7 +426,9 @@ class TableOptionsTest {
     assertEquals(
         java.time.Duration.ofSeconds(20),
         with("sink.rolling-policy.rollover-interval", "20 s").compactionMaxDelay());
-    assertEquals(java.time.Duration.ofMinutes(5), with("compaction.max-delay", "5 min").compactionMaxDelay());
+    assertEquals(
+        java.time.Duration.ofMinutes(5),
+        with("compaction.max-delay", "5 min").compactionMaxDelay());
     assertContains(error("compaction.max-delay", "soon"), "'soon'", "compaction.max-delay");
     for (String key : List.of("sink.rolling-policy.file-size", "compaction.file-size")) {
       assertContains(error(key, "0"), "'0'", key, "greater than 0");
@@ -454,7 +467,9 @@ class TableOptionsTest {
   @Test
   void timeExtractorKind() {
     assertContains(
-        error("partition.time-extractor.kind", "magic"), "'magic'", "expected one of default, custom");
+        error("partition.time-extractor.kind", "magic"),
+        "'magic'",
+        "expected one of default, custom");
     assertContains(
         error("partition.time-extractor.kind", "custom"),
         "requires option 'partition.time-extractor.class'");
@@ -470,7 +485,8 @@ class TableOptionsTest {
 
   @Test
   void commitTrigger() {
-    assertEquals("partition-time", with("sink.partition-commit.trigger", "Partition-Time").commitTrigger());
+    assertEquals(
+        "partition-time", with("sink.partition-commit.trigger", "Partition-Time").commitTrigger());
     assertContains(
         error("sink.partition-commit.trigger", "event-time"),
         "'event-time'",
@@ -482,12 +498,16 @@ class TableOptionsTest {
     assertEquals("rewrite", with("format", "parquet").parquetMerge());
     assertEquals("row-group-copy", with("sink.parquet.merge", "Row-Group-Copy").parquetMerge());
     assertContains(
-        error("sink.parquet.merge", "concat"), "'concat'", "expected one of rewrite, row-group-copy");
+        error("sink.parquet.merge", "concat"),
+        "'concat'",
+        "expected one of rewrite, row-group-copy");
   }
 
   @Test
   void watermarkTimeZoneIsARealZone() {
-    assertEquals(ZoneId.of("UTC"), with("sink.partition-commit.watermark-time-zone", "UTC").watermarkTimeZone());
+    assertEquals(
+        ZoneId.of("UTC"),
+        with("sink.partition-commit.watermark-time-zone", "UTC").watermarkTimeZone());
     assertEquals(
         ZoneId.of("Asia/Shanghai"),
         with("sink.partition-commit.watermark-time-zone", "Asia/Shanghai").watermarkTimeZone());
@@ -524,7 +544,8 @@ class TableOptionsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "a/b", "x=y", "50%", "a:b", "what?", "#1", "{x}", "tab\tname", "a\\b", "q'"})
+  @ValueSource(
+      strings = {"", "a/b", "x=y", "50%", "a:b", "what?", "#1", "{x}", "tab\tname", "a\\b", "q'"})
   void partitionDefaultNameMustSurviveEscapingUnchanged(String name) {
     assertContains(error("partition.default-name", name), "partition.default-name");
   }
@@ -540,8 +561,10 @@ class TableOptionsTest {
 
   @Test
   void successFileName() {
-    assertEquals(".done", with("sink.partition-commit.success-file.name", ".done").successFileName());
-    assertContains(error("sink.partition-commit.success-file.name", "DONE"), "start with '_' or '.'");
+    assertEquals(
+        ".done", with("sink.partition-commit.success-file.name", ".done").successFileName());
+    assertContains(
+        error("sink.partition-commit.success-file.name", "DONE"), "start with '_' or '.'");
     assertContains(error("sink.partition-commit.success-file.name", "_a/b"), "without '/'");
     assertContains(error("sink.partition-commit.success-file.name", ""), "non-empty");
   }

@@ -50,7 +50,8 @@ class TableSpecTest {
     TableSpec spec = builder().build();
     assertEquals(
         List.of("id", "dt", "file.path", "amount", "hour", "ts"), spec.schema().getFieldNames());
-    assertEquals(List.of("id", "dt", "amount", "hour", "ts"), spec.physicalSchema().getFieldNames());
+    assertEquals(
+        List.of("id", "dt", "amount", "hour", "ts"), spec.physicalSchema().getFieldNames());
     assertEquals(List.of("id", "amount", "ts"), spec.fileSchema().getFieldNames());
     assertEquals(Set.of("file.path"), spec.metadataColumnNames());
     // field types and nullability are carried over unchanged
@@ -92,7 +93,11 @@ class TableSpecTest {
         "it must be TIMESTAMP(3) or TIMESTAMP_LTZ(3)");
     assertEquals(
         WatermarkSpec.of("ts", Duration.ofSeconds(1)),
-        builder().setWatermark(WatermarkSpec.of("ts", Duration.ofSeconds(1))).build().watermark().get());
+        builder()
+            .setWatermark(WatermarkSpec.of("ts", Duration.ofSeconds(1)))
+            .build()
+            .watermark()
+            .get());
   }
 
   @Test

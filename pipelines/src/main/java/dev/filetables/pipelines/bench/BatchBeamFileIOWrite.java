@@ -26,8 +26,8 @@ import org.apache.beam.sdk.values.Row;
  * ParquetIO.sink(avroSchema))}, SNAPPY like FileTables' default, runner-determined sharding, the
  * partition columns only in the directory names ({@code dt=.../hour=.../part-...parquet}).
  *
- * <p>The Row → GenericRecord conversion is written by hand for the orders schema (a user would do the
- * same or call {@code AvroUtils}); it is cheap next to Avro's and Parquet's own work.
+ * <p>The Row → GenericRecord conversion is written by hand for the orders schema (a user would do
+ * the same or call {@code AvroUtils}); it is cheap next to Avro's and Parquet's own work.
  */
 final class BatchBeamFileIOWrite extends PTransform<PCollection<Row>, WriteFilesResult<String>> {
   private static final long serialVersionUID = 1L;
@@ -56,18 +56,33 @@ final class BatchBeamFileIOWrite extends PTransform<PCollection<Row>, WriteFiles
   private static Schema avroSchema() {
     Schema decimal = LogicalTypes.decimal(10, 2).addToSchema(Schema.create(Schema.Type.BYTES));
     Schema millis = LogicalTypes.timestampMillis().addToSchema(Schema.create(Schema.Type.LONG));
-    return SchemaBuilder.record("order").namespace("dev.filetables.bench")
+    return SchemaBuilder.record("order")
+        .namespace("dev.filetables.bench")
         .fields()
         .requiredLong("order_id")
         .optionalLong("customer_id")
         .optionalString("product")
         .optionalString("category")
         .optionalInt("quantity")
-        .name("unit_price").type().unionOf().nullType().and().type(decimal).endUnion().nullDefault()
+        .name("unit_price")
+        .type()
+        .unionOf()
+        .nullType()
+        .and()
+        .type(decimal)
+        .endUnion()
+        .nullDefault()
         .optionalString("currency")
         .optionalString("country")
         .optionalString("status")
-        .name("order_ts").type().unionOf().nullType().and().type(millis).endUnion().nullDefault()
+        .name("order_ts")
+        .type()
+        .unionOf()
+        .nullType()
+        .and()
+        .type(millis)
+        .endUnion()
+        .nullDefault()
         .endRecord();
   }
 
@@ -85,7 +100,15 @@ final class BatchBeamFileIOWrite extends PTransform<PCollection<Row>, WriteFiles
   private static final class ToRecord implements SerializableFunction<Row, GenericRecord> {
     private static final long serialVersionUID = 1L;
     private static final List<String> PLAIN =
-        List.of("order_id", "customer_id", "product", "category", "quantity", "currency", "country", "status");
+        List.of(
+            "order_id",
+            "customer_id",
+            "product",
+            "category",
+            "quantity",
+            "currency",
+            "country",
+            "status");
     private transient Schema schema;
 
     @Override
@@ -99,7 +122,8 @@ final class BatchBeamFileIOWrite extends PTransform<PCollection<Row>, WriteFiles
       }
       BigDecimal price = row.getValue("unit_price");
       record.put(
-          "unit_price", price == null ? null : ByteBuffer.wrap(price.unscaledValue().toByteArray()));
+          "unit_price",
+          price == null ? null : ByteBuffer.wrap(price.unscaledValue().toByteArray()));
       LocalDateTime ts = row.getValue("order_ts");
       record.put("order_ts", ts == null ? null : ts.toInstant(ZoneOffset.UTC).toEpochMilli());
       return record;

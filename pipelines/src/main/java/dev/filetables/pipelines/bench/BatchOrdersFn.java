@@ -9,9 +9,9 @@ import org.apache.beam.sdk.values.Row;
  * inputs are accepted:
  *
  * <ul>
- *   <li>{@link #perSlice}: a slice number of {@code slices} → all its rows (the benchmark's default).
- *       The rows come out of a DoFn, not out of a source: the Flink runner updates its metrics after
- *       every element a source emits, which costs about as much as writing the row;
+ *   <li>{@link #perSlice}: a slice number of {@code slices} → all its rows (the benchmark's
+ *       default). The rows come out of a DoFn, not out of a source: the Flink runner updates its
+ *       metrics after every element a source emits, which costs about as much as writing the row;
  *   <li>{@link #perRow}: a row number (from {@code GenerateSequence}, as {@code filetables demo}
  *       does) → that row.
  * </ul>
@@ -28,7 +28,10 @@ final class BatchOrdersFn extends DoFn<Long, Row> {
     this.slices = slices;
   }
 
-  /** Input: slice numbers 0..slices-1; slice {@code i} holds rows {@code [i*total/slices, (i+1)*total/slices)}. */
+  /**
+   * Input: slice numbers 0..slices-1; slice {@code i} holds rows {@code [i*total/slices,
+   * (i+1)*total/slices)}.
+   */
   static BatchOrdersFn perSlice(long total, long seed, long slices) {
     return new BatchOrdersFn(total, seed, slices);
   }

@@ -9,8 +9,8 @@ import java.util.stream.Stream;
 
 /**
  * What a write left on disk: visible data files (names not starting with '.' or '_', as readers see
- * them) per partition directory, and their bytes. Counted from the file system rather than from
- * the pipeline, so FileTables and the Beam baseline are measured the same way.
+ * them) per partition directory, and their bytes. Counted from the file system rather than from the
+ * pipeline, so FileTables and the Beam baseline are measured the same way.
  */
 final class BatchTableStats {
   final int partitions;
@@ -22,8 +22,10 @@ final class BatchTableStats {
   private BatchTableStats(Map<Path, Integer> filesPerPartition, long bytes) {
     this.partitions = filesPerPartition.size();
     this.files = filesPerPartition.values().stream().mapToInt(Integer::intValue).sum();
-    this.minFilesPerPartition = filesPerPartition.values().stream().mapToInt(Integer::intValue).min().orElse(0);
-    this.maxFilesPerPartition = filesPerPartition.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    this.minFilesPerPartition =
+        filesPerPartition.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+    this.maxFilesPerPartition =
+        filesPerPartition.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     this.bytes = bytes;
   }
 
@@ -59,6 +61,7 @@ final class BatchTableStats {
       return Integer.toString(minFilesPerPartition);
     }
     return String.format(
-        "%d-%d (avg %.1f)", minFilesPerPartition, maxFilesPerPartition, files / (double) Math.max(1, partitions));
+        "%d-%d (avg %.1f)",
+        minFilesPerPartition, maxFilesPerPartition, files / (double) Math.max(1, partitions));
   }
 }

@@ -54,19 +54,19 @@ import org.apache.beam.sdk.values.Row;
  * CPU here), {@code --runner=FlinkRunner|DirectRunner|both} (default both), {@code --parallelism=2}
  * (Flink slots; Direct's target parallelism), {@code --output=./bench-output}, {@code --baseline},
  * {@code --objectReuse=true|false|both} (Flink; default: the {@code flink-local} preset's value),
- * {@code --directChecks=false} (Direct without those checks), {@code --steps=write,read} (a read alone
- * reads the table a previous run left in the output directory), {@code --repeat=N} (run each step N
- * times, report the fastest wall time and the least CPU time), {@code --generator=slices|sequence}
- * (see {@link BatchOrdersFn}), {@code --seed=42}.
+ * {@code --directChecks=false} (Direct without those checks), {@code --steps=write,read} (a read
+ * alone reads the table a previous run left in the output directory), {@code --repeat=N} (run each
+ * step N times, report the fastest wall time and the least CPU time), {@code
+ * --generator=slices|sequence} (see {@link BatchOrdersFn}), {@code --seed=42}.
  *
  * <p>What is measured, per runner: the wall time of {@code run() + waitUntilFinish()} of each
- * pipeline, and the CPU time this JVM used meanwhile (all runners here run inside this JVM; CPU time
- * is the steadier figure on a shared machine). Every pipeline run on Flink {@code [local]} starts and
- * stops its own mini cluster, which costs seconds whatever the job; so an empty pipeline (one element,
- * one no-op step) is run first, twice (the first one also pays class loading), and the second's wall
- * time is reported as "start-up". "Job" time is wall minus start-up: the time the data work took,
- * comparable to a long-running cluster's job time. rows/s and MB/s (10^6 bytes of Parquet written or
- * read) are given for both. Files per partition are counted on disk.
+ * pipeline, and the CPU time this JVM used meanwhile (all runners here run inside this JVM; CPU
+ * time is the steadier figure on a shared machine). Every pipeline run on Flink {@code [local]}
+ * starts and stops its own mini cluster, which costs seconds whatever the job; so an empty pipeline
+ * (one element, one no-op step) is run first, twice (the first one also pays class loading), and
+ * the second's wall time is reported as "start-up". "Job" time is wall minus start-up: the time the
+ * data work took, comparable to a long-running cluster's job time. rows/s and MB/s (10^6 bytes of
+ * Parquet written or read) are given for both. Files per partition are counted on disk.
  *
  * <p>The first run of a step in the JVM also compiles its code (JIT): {@code --repeat=3} gives the
  * warm figures. On a machine shared with other work, wall times follow the CPU share the benchmark
@@ -75,8 +75,10 @@ import org.apache.beam.sdk.values.Row;
 public final class BatchWriteReadBenchmark {
   static final long DEFAULT_ROWS = 2_000_000;
   static final long DIRECT_DEFAULT_ROWS = 100_000;
+
   /** Slices of the generated rows: a few per worker, so the runner can spread them evenly. */
   static final int SLICES = 16;
+
   static final String MARKER = ".filetables-bench";
   private static final String METRICS_NAMESPACE = "filetables.bench";
   private static final String ROWS_READ = "rows.read";
@@ -101,7 +103,8 @@ public final class BatchWriteReadBenchmark {
     Path output = Path.of(args.getOrDefault("output", "bench-output")).toAbsolutePath().normalize();
     long seed = number("seed", 42);
     repeat = (int) Math.max(1, number("repeat", 1));
-    Set<String> steps = new LinkedHashSet<>(List.of(args.getOrDefault("steps", "write,read").split(",")));
+    Set<String> steps =
+        new LinkedHashSet<>(List.of(args.getOrDefault("steps", "write,read").split(",")));
     if (args.containsKey("baseline")) {
       steps.add("baseline");
     }
@@ -113,7 +116,9 @@ public final class BatchWriteReadBenchmark {
       long rows = number("rows", DEFAULT_ROWS);
       String reuse = args.get("objectReuse");
       List<String> reuseValues =
-          reuse == null ? List.of("") : reuse.equals("both") ? List.of("false", "true") : List.of(reuse);
+          reuse == null
+              ? List.of("")
+              : reuse.equals("both") ? List.of("false", "true") : List.of(reuse);
       for (String value : reuseValues) {
         List<String> options = new ArrayList<>(RunnerPresets.standard().load("flink-local"));
         setOption(options, "--parallelism=" + parallelism);
@@ -127,7 +132,8 @@ public final class BatchWriteReadBenchmark {
     }
     if (runner.equals("both") || runner.startsWith("direct")) {
       long rows = number("direct-rows", number("rows", DIRECT_DEFAULT_ROWS));
-      List<String> options = new ArrayList<>(List.of("--runner=DirectRunner", "--targetParallelism=" + parallelism));
+      List<String> options =
+          new ArrayList<>(List.of("--runner=DirectRunner", "--targetParallelism=" + parallelism));
       String name = "direct";
       if (args.getOrDefault("directChecks", "true").equals("false")) {
         options.add("--enforceImmutability=false");
@@ -137,7 +143,8 @@ public final class BatchWriteReadBenchmark {
       variants.add(new Variant(name, rows, options));
     }
     if (variants.isEmpty()) {
-      throw new IllegalArgumentException("--runner must be FlinkRunner, DirectRunner or both, got " + runner);
+      throw new IllegalArgumentException(
+          "--runner must be FlinkRunner, DirectRunner or both, got " + runner);
     }
 
     for (Variant variant : variants) {
@@ -149,7 +156,8 @@ public final class BatchWriteReadBenchmark {
   /** Adds {@code --name=value}, replacing a preset's option of the same name. */
   private static void setOption(List<String> options, String option) {
     String prefix = option.substring(0, option.indexOf('=') + 1);
-    options.removeIf(o -> o.startsWith(prefix) || o.equals(prefix.substring(0, prefix.length() - 1)));
+    options.removeIf(
+        o -> o.startsWith(prefix) || o.equals(prefix.substring(0, prefix.length() - 1)));
     options.add(option);
   }
 
@@ -166,11 +174,19 @@ public final class BatchWriteReadBenchmark {
     }
   }
 
-  private void runVariant(Variant variant, Path dir, Set<String> steps, long seed) throws Exception {
+  private void runVariant(Variant variant, Path dir, Set<String> steps, long seed)
+      throws Exception {
     PipelineOptions options = RunnerOptions.create(variant.options);
     String label = variant.name;
-    out.println("== " + label + ": " + RunnerOptions.describe(options) + ", " + variant.rows + " rows; "
-        + String.join(" ", variant.options));
+    out.println(
+        "== "
+            + label
+            + ": "
+            + RunnerOptions.describe(options)
+            + ", "
+            + variant.rows
+            + " rows; "
+            + String.join(" ", variant.options));
     Files.createDirectories(dir);
 
     time(label, "warm-up (empty)", emptyPipeline(options), 0, 0, null, null);
@@ -180,35 +196,51 @@ public final class BatchWriteReadBenchmark {
     Path table = dir.resolve("orders");
     TableSpec spec = DdlParser.parse(OrdersDataset.ddl(table.toString()));
     if (steps.contains("write")) {
-      best(label, "write FileTables", variant.rows, startupMillis,
+      best(
+          label,
+          "write FileTables",
+          variant.rows,
+          startupMillis,
           () -> {
             deleteTree(table);
             Pipeline write = Pipeline.create(options);
             orders(write, variant.rows, seed).apply("WriteOrders", FileTableIO.write(spec));
             return write;
           },
-          table, null);
+          table,
+          null);
     }
     if (steps.contains("read")) {
       if (!Files.isDirectory(table)) {
-        throw new IllegalStateException("no table to read at " + table + ": run the write step first");
+        throw new IllegalStateException(
+            "no table to read at " + table + ": run the write step first");
       }
       BatchTableStats stats = BatchTableStats.of(table);
       Measurement m =
-          best(label, "read FileTables", -1, startupMillis,
+          best(
+              label,
+              "read FileTables",
+              -1,
+              startupMillis,
               () -> {
                 Pipeline read = Pipeline.create(options);
-                read.apply("ReadOrders", FileTableIO.read(spec)).apply("CountRows", ParDo.of(new CountRowsFn()));
+                read.apply("ReadOrders", FileTableIO.read(spec))
+                    .apply("CountRows", ParDo.of(new CountRowsFn()));
                 return read;
               },
-              null, stats);
+              null,
+              stats);
       if (steps.contains("write") && m.rows != variant.rows) {
         out.println("WARNING: wrote " + variant.rows + " rows but read " + m.rows);
       }
     }
     if (steps.contains("baseline")) {
       Path baseline = dir.resolve("beam-fileio").resolve("orders");
-      best(label, "write Beam FileIO", variant.rows, startupMillis,
+      best(
+          label,
+          "write Beam FileIO",
+          variant.rows,
+          startupMillis,
           () -> {
             deleteTree(baseline.getParent());
             Files.createDirectories(baseline);
@@ -217,7 +249,8 @@ public final class BatchWriteReadBenchmark {
                 .apply("WriteOrders", new BatchBeamFileIOWrite(baseline.toString()));
             return write;
           },
-          baseline, null);
+          baseline,
+          null);
     }
   }
 
@@ -226,9 +259,17 @@ public final class BatchWriteReadBenchmark {
     Pipeline build() throws IOException;
   }
 
-  /** Runs a step {@code --repeat} times and reports the fastest run's wall time and the least CPU time. */
+  /**
+   * Runs a step {@code --repeat} times and reports the fastest run's wall time and the least CPU
+   * time.
+   */
   private Measurement best(
-      String runner, String step, long rows, long startupMillis, PipelineBuilder builder, Path written,
+      String runner,
+      String step,
+      long rows,
+      long startupMillis,
+      PipelineBuilder builder,
+      Path written,
       BatchTableStats readStats)
       throws IOException {
     Measurement best = null;
@@ -241,7 +282,9 @@ public final class BatchWriteReadBenchmark {
       }
     }
     // the least CPU of any run: the first run of a step also pays for JIT compilation
-    best = new Measurement(runner, step, best.rows, best.wallMillis, startupMillis, leastCpu, best.stats);
+    best =
+        new Measurement(
+            runner, step, best.rows, best.wallMillis, startupMillis, leastCpu, best.stats);
     measurements.add(best);
     return best;
   }
@@ -283,7 +326,12 @@ public final class BatchWriteReadBenchmark {
    * @param readStats the table that was read (null for none)
    */
   private Measurement time(
-      String runner, String step, Pipeline pipeline, long rows, long startupMillis, Path written,
+      String runner,
+      String step,
+      Pipeline pipeline,
+      long rows,
+      long startupMillis,
+      Path written,
       BatchTableStats readStats)
       throws IOException {
     System.gc(); // garbage of the previous run should not be collected on this run's clock
@@ -301,9 +349,14 @@ public final class BatchWriteReadBenchmark {
       rows = counter(result, ROWS_READ);
     }
     BatchTableStats stats = written != null ? BatchTableStats.of(written) : readStats;
-    Measurement m = new Measurement(runner, step, rows, wallMillis, startupMillis, cpuMillis, stats);
+    Measurement m =
+        new Measurement(runner, step, rows, wallMillis, startupMillis, cpuMillis, stats);
     out.printf(
-        Locale.ROOT, "   %-18s %6.2f s wall, %6.2f s CPU%s%n", step, wallMillis / 1000.0, cpuMillis / 1000.0,
+        Locale.ROOT,
+        "   %-18s %6.2f s wall, %6.2f s CPU%s%n",
+        step,
+        wallMillis / 1000.0,
+        cpuMillis / 1000.0,
         stats == null ? "" : ", " + stats.files + " files in " + stats.partitions + " partitions");
     return m;
   }
@@ -318,14 +371,31 @@ public final class BatchWriteReadBenchmark {
         String.format(
             Locale.ROOT,
             "%-28s %-18s %10s %7s %7s %7s %11s %11s %8s %8s %6s %6s  %s",
-            "runner", "step", "rows", "wall s", "job s", "CPU s", "rows/s wall", "rows/s job",
-            "MB/s wall", "MB/s job", "MB", "files", "files/partition");
+            "runner",
+            "step",
+            "rows",
+            "wall s",
+            "job s",
+            "CPU s",
+            "rows/s wall",
+            "rows/s job",
+            "MB/s wall",
+            "MB/s job",
+            "MB",
+            "files",
+            "files/partition");
     out.println(header);
     out.println("-".repeat(header.length()));
     for (Measurement m : measurements) {
       if (m.rows == 0) {
         out.printf(
-            Locale.ROOT, "%-28s %-18s %10s %7.2f %7s %7.2f%n", m.runner, m.step, "-", m.wallMillis / 1000.0, "-",
+            Locale.ROOT,
+            "%-28s %-18s %10s %7.2f %7s %7.2f%n",
+            m.runner,
+            m.step,
+            "-",
+            m.wallMillis / 1000.0,
+            "-",
             m.cpuMillis / 1000.0);
         continue;
       }
@@ -334,9 +404,18 @@ public final class BatchWriteReadBenchmark {
       out.printf(
           Locale.ROOT,
           "%-28s %-18s %10d %7.2f %7.2f %7.2f %11.0f %11.0f %8.1f %8.1f %6.1f %6d  %s%n",
-          m.runner, m.step, m.rows, m.wallMillis / 1000.0, jobMillis / 1000.0, m.cpuMillis / 1000.0,
-          m.rows * 1000.0 / m.wallMillis, m.rows * 1000.0 / jobMillis, mb * 1000 / m.wallMillis,
-          mb * 1000 / jobMillis, mb, m.stats == null ? 0 : m.stats.files,
+          m.runner,
+          m.step,
+          m.rows,
+          m.wallMillis / 1000.0,
+          jobMillis / 1000.0,
+          m.cpuMillis / 1000.0,
+          m.rows * 1000.0 / m.wallMillis,
+          m.rows * 1000.0 / jobMillis,
+          mb * 1000 / m.wallMillis,
+          mb * 1000 / jobMillis,
+          mb,
+          m.stats == null ? 0 : m.stats.files,
           m.stats == null ? "" : m.stats.filesPerPartition());
     }
     printRatios();
@@ -360,7 +439,9 @@ public final class BatchWriteReadBenchmark {
         out.printf(
             Locale.ROOT,
             "%s: FileTables writes %.2fx as fast as Beam FileIO by job time, %.2fx by wall time, %.2fx by CPU time%n",
-            entry.getKey(), b.jobMillis() / (double) f.jobMillis(), b.wallMillis / (double) f.wallMillis,
+            entry.getKey(),
+            b.jobMillis() / (double) f.jobMillis(),
+            b.wallMillis / (double) f.wallMillis,
             b.cpuMillis / (double) Math.max(1, f.cpuMillis));
       }
     }
@@ -372,7 +453,9 @@ public final class BatchWriteReadBenchmark {
         result
             .metrics()
             .queryMetrics(
-                MetricsFilter.builder().addNameFilter(MetricNameFilter.named(METRICS_NAMESPACE, name)).build())
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(METRICS_NAMESPACE, name))
+                    .build())
             .getCounters()) {
       Long value = c.getAttempted();
       total += value == null ? 0 : value;
@@ -392,12 +475,17 @@ public final class BatchWriteReadBenchmark {
       }
       if (!empty && !Files.exists(output.resolve(MARKER))) {
         throw new IllegalArgumentException(
-            output + " exists and is not a benchmark output directory (no " + MARKER + "); choose another --output");
+            output
+                + " exists and is not a benchmark output directory (no "
+                + MARKER
+                + "); choose another --output");
       }
     }
     Files.createDirectories(output);
     if (!Files.exists(output.resolve(MARKER))) {
-      Files.writeString(output.resolve(MARKER), "output of BatchWriteReadBenchmark; its runs delete what is here\n");
+      Files.writeString(
+          output.resolve(MARKER),
+          "output of BatchWriteReadBenchmark; its runs delete what is here\n");
     }
   }
 
@@ -415,12 +503,25 @@ public final class BatchWriteReadBenchmark {
   /** {@code --key=value}, {@code --key value} or {@code --flag}. */
   static Map<String, String> parse(String[] argv) {
     Set<String> known =
-        Set.of("rows", "direct-rows", "generator", "repeat", "directChecks", "runner", "parallelism", "output", "baseline", "objectReuse", "steps", "seed");
+        Set.of(
+            "rows",
+            "direct-rows",
+            "generator",
+            "repeat",
+            "directChecks",
+            "runner",
+            "parallelism",
+            "output",
+            "baseline",
+            "objectReuse",
+            "steps",
+            "seed");
     Map<String, String> args = new LinkedHashMap<>();
     for (int i = 0; i < argv.length; i++) {
       String arg = argv[i];
       if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument '" + arg + "'; options are --" + String.join(", --", known));
+        throw new IllegalArgumentException(
+            "unexpected argument '" + arg + "'; options are --" + String.join(", --", known));
       }
       String key = arg.substring(2);
       String value = "true";
@@ -432,7 +533,8 @@ public final class BatchWriteReadBenchmark {
         value = argv[++i];
       }
       if (!known.contains(key)) {
-        throw new IllegalArgumentException("unknown option --" + key + "; options are --" + String.join(", --", known));
+        throw new IllegalArgumentException(
+            "unknown option --" + key + "; options are --" + String.join(", --", known));
       }
       args.put(key, value);
     }
@@ -461,7 +563,12 @@ public final class BatchWriteReadBenchmark {
     final BatchTableStats stats;
 
     Measurement(
-        String runner, String step, long rows, long wallMillis, long startupMillis, long cpuMillis,
+        String runner,
+        String step,
+        long rows,
+        long wallMillis,
+        long startupMillis,
+        long cpuMillis,
         BatchTableStats stats) {
       this.runner = runner;
       this.step = step;

@@ -30,7 +30,8 @@ final class BenchJobs {
     options.setCheckpointingInterval(checkpointMillis);
     options.setCheckpointingMode("EXACTLY_ONCE");
     options.setFasterCopy(true);
-    // the bundles of runner-configs/flink-local.args: one sink segment per checkpoint, not per 1000 rows
+    // the bundles of runner-configs/flink-local.args: one sink segment per checkpoint, not per 1000
+    // rows
     options.setMaxBundleSize(1_000_000L);
     options.setMaxBundleTimeMills(10_000L);
     // as the preset: bundles end before the barrier, so the sink may batch rows for its shuffle
@@ -39,7 +40,8 @@ final class BenchJobs {
   }
 
   /** Orders → FileTableIO.write(table). */
-  static Pipeline writePipeline(FlinkPipelineOptions options, OrdersSource source, TableSpec table) {
+  static Pipeline writePipeline(
+      FlinkPipelineOptions options, OrdersSource source, TableSpec table) {
     return writePipeline(options, source, FileTableIO.write(table));
   }
 
@@ -47,7 +49,10 @@ final class BenchJobs {
   static Pipeline writePipeline(
       FlinkPipelineOptions options, OrdersSource source, FileTableIO.Write write) {
     Pipeline pipeline = Pipeline.create(options);
-    pipeline.apply("Orders", Read.from(source)).setRowSchema(Orders.SCHEMA).apply("WriteTable", write);
+    pipeline
+        .apply("Orders", Read.from(source))
+        .setRowSchema(Orders.SCHEMA)
+        .apply("WriteTable", write);
     return pipeline;
   }
 
@@ -89,7 +94,8 @@ final class BenchJobs {
         root,
         new SimpleFileVisitor<Path>() {
           @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
             Files.delete(file);
             return FileVisitResult.CONTINUE;
           }

@@ -63,7 +63,10 @@ public final class CompactionBenchmark {
     parallelism = args.intValue("parallelism", 2);
     maxDelay = args.string("max-delay", "10 s");
     repeat = args.intValue("repeat", 3);
-    workDir = args.path("work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-bench-compaction"));
+    workDir =
+        args.path(
+            "work-dir",
+            Path.of(System.getProperty("java.io.tmpdir"), "filetables-bench-compaction"));
   }
 
   public static void main(String[] argv) throws Exception {
@@ -73,12 +76,15 @@ public final class CompactionBenchmark {
     BenchJobs.deleteRecursively(bench.workDir);
     Files.createDirectories(bench.workDir);
     List<String> summary = new ArrayList<>();
-    summary.add("| format | compaction | job time | rows/s | files | per partition (min/avg/max) | bytes |");
+    summary.add(
+        "| format | compaction | job time | rows/s | files | per partition (min/avg/max) | bytes |");
     summary.add("|---|---|---|---|---|---|---|");
     List<String> merges = new ArrayList<>();
-    merges.add("| format | files merged | input | merge (format merger) | plain copy of the same bytes |");
+    merges.add(
+        "| format | files merged | input | merge (format merger) | plain copy of the same bytes |");
     merges.add("|---|---|---|---|---|");
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(bench.workDir.resolve("flink"), bench.parallelism)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(bench.workDir.resolve("flink"), bench.parallelism)) {
       for (String format : bench.formats) {
         TableSpec off = bench.table(format + "_off", format, false);
         summary.add(bench.run(cluster, off, format, "off"));
@@ -93,7 +99,8 @@ public final class CompactionBenchmark {
         bench.rows, bench.partitions, bench.checkpointMillis, bench.parallelism, bench.maxDelay);
     summary.forEach(System.out::println);
     System.out.println();
-    System.out.printf("Merge throughput (per partition, best of %d, page cache warm)%n", bench.repeat);
+    System.out.printf(
+        "Merge throughput (per partition, best of %d, page cache warm)%n", bench.repeat);
     merges.forEach(System.out::println);
     System.exit(0); // Flink leaves non-daemon threads behind
   }
@@ -120,25 +127,36 @@ public final class CompactionBenchmark {
         BenchJobs.options(cluster, table.name() + "-" + logId, parallelism, checkpointMillis);
     System.out.printf("running %s, compaction %s ...%n", format, compaction);
     try (VisibilityWatcher watcher = VisibilityWatcher.start(table, 100, false)) {
-      JobID job = cluster.submit(BenchJobs.writePipeline(options, source, FileTableIO.write(table)));
+      JobID job =
+          cluster.submit(BenchJobs.writePipeline(options, source, FileTableIO.write(table)));
       awaitEnd(cluster, job, log, table);
       watcher.close();
       long jobMillis = watcher.lastNewFileMillis() - log.firstMillis();
       TableContents contents = TableContents.scan(table);
       IntSummaryStatistics perPartition =
-          contents.filesPerPartition().values().stream().mapToInt(Integer::intValue).summaryStatistics();
+          contents.filesPerPartition().values().stream()
+              .mapToInt(Integer::intValue)
+              .summaryStatistics();
       String mismatch = contents.rowCount() == rows ? "" : " (ROWS " + contents.rowCount() + "!)";
       return String.format(
           "| %s | %s | %s | %,.0f%s | %d | %d / %.1f / %d | %s |",
-          format, compaction, BenchJobs.seconds(jobMillis), rows * 1000.0 / jobMillis, mismatch,
-          contents.files().size(), perPartition.getMin(), perPartition.getAverage(), perPartition.getMax(),
+          format,
+          compaction,
+          BenchJobs.seconds(jobMillis),
+          rows * 1000.0 / jobMillis,
+          mismatch,
+          contents.files().size(),
+          perPartition.getMin(),
+          perPartition.getAverage(),
+          perPartition.getMax(),
           BenchJobs.megabytes(contents.bytes()));
     } finally {
       EmitLog.remove(logId);
     }
   }
 
-  private void awaitEnd(LocalFlinkCluster cluster, JobID job, EmitLog log, TableSpec table) throws Exception {
+  private void awaitEnd(LocalFlinkCluster cluster, JobID job, EmitLog log, TableSpec table)
+      throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     long lastCount = -1;
     long quietSince = -1;
@@ -175,8 +193,11 @@ public final class CompactionBenchmark {
     Map<String, List<Path>> byPartition =
         TableContents.scan(table).files().stream()
             .filter(f -> !CompactedFileName.isCompacted(f.path().getFileName().toString()))
-            .collect(Collectors.groupingBy(TableContents.VisibleFile::partitionPath, LinkedHashMap::new,
-                Collectors.mapping(TableContents.VisibleFile::path, Collectors.toList())));
+            .collect(
+                Collectors.groupingBy(
+                    TableContents.VisibleFile::partitionPath,
+                    LinkedHashMap::new,
+                    Collectors.mapping(TableContents.VisibleFile::path, Collectors.toList())));
     long bytes = 0;
     int files = 0;
     for (List<Path> inputs : byPartition.values()) {
@@ -198,7 +219,8 @@ public final class CompactionBenchmark {
       bestMerge = Math.min(bestMerge, System.nanoTime() - start);
       start = System.nanoTime();
       for (List<Path> inputs : byPartition.values()) {
-        try (OutputStream target = new BufferedOutputStream(Files.newOutputStream(out), 64 * 1024)) {
+        try (OutputStream target =
+            new BufferedOutputStream(Files.newOutputStream(out), 64 * 1024)) {
           for (Path input : inputs) {
             Files.copy(input, target);
           }
@@ -209,8 +231,13 @@ public final class CompactionBenchmark {
     Files.deleteIfExists(out);
     return String.format(
         "| %s | %d in %d partitions | %s | %s, %.0f MB/s | %s, %.0f MB/s |",
-        format, files, byPartition.size(), BenchJobs.megabytes(bytes),
-        BenchJobs.seconds(bestMerge / 1_000_000), bytes / 1e6 / (bestMerge / 1e9),
-        BenchJobs.seconds(bestCopy / 1_000_000), bytes / 1e6 / (bestCopy / 1e9));
+        format,
+        files,
+        byPartition.size(),
+        BenchJobs.megabytes(bytes),
+        BenchJobs.seconds(bestMerge / 1_000_000),
+        bytes / 1e6 / (bestMerge / 1e9),
+        BenchJobs.seconds(bestCopy / 1_000_000),
+        bytes / 1e6 / (bestCopy / 1e9));
   }
 }

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * When {@link OrdersSource} emitted its rows, shared through a static registry keyed by run id: the
  * embedded Flink cluster of the tests and benchmarks runs in this JVM (and loads job classes from
- * the parent class loader), so the source instances on the task threads see the same registry as the
- * code that started the job.
+ * the parent class loader), so the source instances on the task threads see the same registry as
+ * the code that started the job.
  */
 public final class EmitLog {
   private static final Map<String, EmitLog> LOGS = new ConcurrentHashMap<>();
@@ -23,7 +23,9 @@ public final class EmitLog {
     this.perRow = perRow;
   }
 
-  /** Registers a log; {@code perRow} also keeps each row's first emission time (small runs only). */
+  /**
+   * Registers a log; {@code perRow} also keeps each row's first emission time (small runs only).
+   */
   public static EmitLog create(String runId, boolean perRow) {
     EmitLog log = new EmitLog(perRow);
     if (LOGS.putIfAbsent(runId, log) != null) {

@@ -46,9 +46,10 @@ import org.apache.parquet.hadoop.ParquetFileReader;
  *
  * <ol>
  *   <li><b>Throughput</b>: {@code rows} orders (2 M) are produced into a topic first; the job reads
- *       them into an hourly Parquet table (24 partitions, partition-time commit). Measured: from the
- *       first visible row to the last, and from the job running to the last visible row (visible =
- *       published by a checkpoint; row counts from Parquet footers, files timed by their rename).
+ *       them into an hourly Parquet table (24 partitions, partition-time commit). Measured: from
+ *       the first visible row to the last, and from the job running to the last visible row
+ *       (visible = published by a checkpoint; row counts from Parquet footers, files timed by their
+ *       rename).
  *   <li><b>Latency</b> (one short run per commit trigger): rows are produced at a steady {@code
  *       rate} for {@code seconds}, each carrying its produce time as event time, into a table
  *       partitioned by 10-second buckets ({@code dt/hh/mm/ss}, commit delay 10 s). Measured: each
@@ -91,7 +92,9 @@ public final class KafkaClusterBenchmark {
     commitWaitSeconds = args.longValue("commit-wait-s", 60);
     triggers = List.of(args.string("triggers", "partition-time,process-time").split(","));
     skipThroughput = args.bool("skip-throughput", false);
-    workDir = args.path("work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-kafka-bench"));
+    workDir =
+        args.path(
+            "work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-kafka-bench"));
     args.checkNoUnknown();
   }
 
@@ -108,8 +111,13 @@ public final class KafkaClusterBenchmark {
     long start = System.nanoTime();
     try (LocalKafkaBroker broker = LocalKafkaBroker.start(workDir.resolve("kafka"));
         SessionCluster cluster = SessionCluster.start(workDir.resolve("cluster"))) {
-      System.out.printf("Broker %s and session cluster %s up in %.1f s; job jar %s (%s)%n",
-          broker.bootstrapServers(), cluster.master(), (System.nanoTime() - start) / 1e9, jar, BenchJobs.megabytes(Files.size(jar)));
+      System.out.printf(
+          "Broker %s and session cluster %s up in %.1f s; job jar %s (%s)%n",
+          broker.bootstrapServers(),
+          cluster.master(),
+          (System.nanoTime() - start) / 1e9,
+          jar,
+          BenchJobs.megabytes(Files.size(jar)));
       if (!skipThroughput) {
         throughput(broker, cluster, jar);
       }
@@ -118,24 +126,38 @@ public final class KafkaClusterBenchmark {
       }
     }
     System.out.println();
-    System.out.println("Kafka → Parquet on the local session cluster (parallelism " + PARALLELISM + ", checkpoints every "
-        + BenchJobs.seconds(checkpointMillis) + ", 2 cores shared with other work)");
+    System.out.println(
+        "Kafka → Parquet on the local session cluster (parallelism "
+            + PARALLELISM
+            + ", checkpoints every "
+            + BenchJobs.seconds(checkpointMillis)
+            + ", 2 cores shared with other work)");
     report.forEach(System.out::println);
   }
 
   // ---------------------------------------------------------------- throughput
 
-  private void throughput(LocalKafkaBroker broker, SessionCluster cluster, Path jar) throws Exception {
+  private void throughput(LocalKafkaBroker broker, SessionCluster cluster, Path jar)
+      throws Exception {
     String topic = "bench-orders";
     broker.createTopic(topic, KAFKA_PARTITIONS);
     KafkaTableSpec source = KafkaTables.parse(ordersSourceDdl(topic, broker.bootstrapServers()));
     Orders orders = Orders.withPartitions(TABLE_PARTITIONS);
     long produceStart = System.nanoTime();
     try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-      RowProducer.produce(producer, topic, RecordEncoder.of(source.format(), source.schema()), "order_id", orders::row, 0, rows);
+      RowProducer.produce(
+          producer,
+          topic,
+          RecordEncoder.of(source.format(), source.schema()),
+          "order_id",
+          orders::row,
+          0,
+          rows);
     }
     double produceSeconds = (System.nanoTime() - produceStart) / 1e9;
-    System.out.printf("Produced %,d orders (JSON) in %.1f s (%,.0f records/s)%n", rows, produceSeconds, rows / produceSeconds);
+    System.out.printf(
+        "Produced %,d orders (JSON) in %.1f s (%,.0f records/s)%n",
+        rows, produceSeconds, rows / produceSeconds);
 
     Path tableDir = workDir.resolve("orders");
     Map<String, String> sinkOptions = new HashMap<>();
@@ -156,7 +178,14 @@ public final class KafkaClusterBenchmark {
     long deadline = running + Math.max(600_000, rows / 2); // at least 10 min
     while (counter.poll() < rows) {
       if (System.currentTimeMillis() > deadline || !"RUNNING".equals(cluster.state(job))) {
-        throw new IllegalStateException("only " + counter.rows + " of " + rows + " rows visible; job " + cluster.state(job) + cluster.failure(job));
+        throw new IllegalStateException(
+            "only "
+                + counter.rows
+                + " of "
+                + rows
+                + " rows visible; job "
+                + cluster.state(job)
+                + cluster.failure(job));
       }
       Thread.sleep(250);
     }
@@ -165,13 +194,23 @@ public final class KafkaClusterBenchmark {
     long first = counter.firstVisibleMillis();
     long last = counter.lastVisibleMillis();
     long bytes = counter.bytes();
-    report.add(String.format(
-        "throughput: %,d rows (pre-produced, %d Kafka partitions) -> %d hourly Parquet partitions, %d files, %s;"
-            + " submit -> running %.1f s; running -> first row visible %.1f s; first -> last row visible %.1f s = %,.0f rows/s;"
-            + " running -> last row visible %.1f s = %,.0f rows/s; %d checkpoints",
-        rows, KAFKA_PARTITIONS, TABLE_PARTITIONS, counter.files(), BenchJobs.megabytes(bytes),
-        (running - submitted) / 1e3, (first - running) / 1e3, (last - first) / 1e3, rows * 1e3 / Math.max(1, last - first),
-        (last - running) / 1e3, rows * 1e3 / Math.max(1, last - running), checkpoints));
+    report.add(
+        String.format(
+            "throughput: %,d rows (pre-produced, %d Kafka partitions) -> %d hourly Parquet partitions, %d files, %s;"
+                + " submit -> running %.1f s; running -> first row visible %.1f s; first -> last row visible %.1f s = %,.0f rows/s;"
+                + " running -> last row visible %.1f s = %,.0f rows/s; %d checkpoints",
+            rows,
+            KAFKA_PARTITIONS,
+            TABLE_PARTITIONS,
+            counter.files(),
+            BenchJobs.megabytes(bytes),
+            (running - submitted) / 1e3,
+            (first - running) / 1e3,
+            (last - first) / 1e3,
+            rows * 1e3 / Math.max(1, last - first),
+            (last - running) / 1e3,
+            rows * 1e3 / Math.max(1, last - running),
+            checkpoints));
     System.out.println(report.get(report.size() - 1));
   }
 
@@ -185,7 +224,11 @@ public final class KafkaClusterBenchmark {
         "  WATERMARK FOR order_time AS order_time - INTERVAL '1' SECOND",
         ") WITH (",
         "  'connector' = 'kafka', 'topic' = '" + topic + "',",
-        "  'properties.bootstrap.servers' = '" + servers + "', 'properties.group.id' = '" + topic + "-bench',",
+        "  'properties.bootstrap.servers' = '"
+            + servers
+            + "', 'properties.group.id' = '"
+            + topic
+            + "-bench',",
         "  'scan.startup.mode' = 'earliest-offset', 'format' = 'json', 'scan.watermark.idle-timeout' = '5 s'",
         ")");
   }
@@ -193,7 +236,8 @@ public final class KafkaClusterBenchmark {
   /** Counts the rows of visible Parquet files from their footers; remembers when each appeared. */
   private static final class FooterCounter {
     private final TableSpec table;
-    private final Map<String, long[]> files = new HashMap<>(); // path -> {rows, bytes, visible millis}
+    private final Map<String, long[]> files =
+        new HashMap<>(); // path -> {rows, bytes, visible millis}
     long rows;
 
     FooterCounter(TableSpec table) {
@@ -208,7 +252,8 @@ public final class KafkaClusterBenchmark {
         }
         Path path = Path.of(file.path());
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
-            ParquetFileReader reader = ParquetFileReader.open(new ChannelInputFile(channel, channel.size()))) {
+            ParquetFileReader reader =
+                ParquetFileReader.open(new ChannelInputFile(channel, channel.size()))) {
           long count = reader.getRecordCount();
           files.put(file.path(), new long[] {count, channel.size(), visibleTime(path, now)});
           rows += count;
@@ -236,34 +281,45 @@ public final class KafkaClusterBenchmark {
 
   // ---------------------------------------------------------------- latency
 
-  private void latency(LocalKafkaBroker broker, SessionCluster cluster, Path jar, String trigger) throws Exception {
+  private void latency(LocalKafkaBroker broker, SessionCluster cluster, Path jar, String trigger)
+      throws Exception {
     String topic = "bench-latency-" + trigger;
     broker.createTopic(topic, KAFKA_PARTITIONS);
-    KafkaTableSpec source = KafkaTables.parse(String.join(
-        "\n",
-        "CREATE TABLE events_kafka (",
-        "  order_id BIGINT NOT NULL, produced TIMESTAMP(3) NOT NULL, payload STRING,",
-        "  dt STRING NOT NULL, hh STRING NOT NULL, mm STRING NOT NULL, ss STRING NOT NULL,",
-        "  WATERMARK FOR produced AS produced - INTERVAL '1' SECOND",
-        ") WITH (",
-        "  'connector' = 'kafka', 'topic' = '" + topic + "',",
-        "  'properties.bootstrap.servers' = '" + broker.bootstrapServers() + "', 'properties.group.id' = '" + topic + "',",
-        "  'scan.startup.mode' = 'earliest-offset', 'format' = 'json', 'scan.watermark.idle-timeout' = '2 s'",
-        ")"));
+    KafkaTableSpec source =
+        KafkaTables.parse(
+            String.join(
+                "\n",
+                "CREATE TABLE events_kafka (",
+                "  order_id BIGINT NOT NULL, produced TIMESTAMP(3) NOT NULL, payload STRING,",
+                "  dt STRING NOT NULL, hh STRING NOT NULL, mm STRING NOT NULL, ss STRING NOT NULL,",
+                "  WATERMARK FOR produced AS produced - INTERVAL '1' SECOND",
+                ") WITH (",
+                "  'connector' = 'kafka', 'topic' = '" + topic + "',",
+                "  'properties.bootstrap.servers' = '"
+                    + broker.bootstrapServers()
+                    + "', 'properties.group.id' = '"
+                    + topic
+                    + "',",
+                "  'scan.startup.mode' = 'earliest-offset', 'format' = 'json', 'scan.watermark.idle-timeout' = '2 s'",
+                ")"));
     Path tableDir = workDir.resolve("latency-" + trigger);
-    TableSpec table = DdlParser.parse(String.join(
-        "\n",
-        "CREATE TABLE events (",
-        "  order_id BIGINT NOT NULL, produced TIMESTAMP(3) NOT NULL, payload STRING,",
-        "  dt STRING NOT NULL, hh STRING NOT NULL, mm STRING NOT NULL, ss STRING NOT NULL",
-        ") PARTITIONED BY (dt, hh, mm, ss) WITH (",
-        "  'connector' = 'filesystem', 'path' = '" + tableDir + "', 'format' = 'parquet',",
-        "  'sink.rolling-policy.rollover-interval' = '2 s', 'sink.rolling-policy.inactivity-interval' = '2 s',",
-        "  'sink.rolling-policy.check-interval' = '1 s',",
-        "  'partition.time-extractor.timestamp-pattern' = '$dt $hh:$mm:$ss',",
-        "  'sink.partition-commit.trigger' = '" + trigger + "', 'sink.partition-commit.delay' = '10 s',",
-        "  'sink.partition-commit.policy.kind' = 'success-file'",
-        ")"));
+    TableSpec table =
+        DdlParser.parse(
+            String.join(
+                "\n",
+                "CREATE TABLE events (",
+                "  order_id BIGINT NOT NULL, produced TIMESTAMP(3) NOT NULL, payload STRING,",
+                "  dt STRING NOT NULL, hh STRING NOT NULL, mm STRING NOT NULL, ss STRING NOT NULL",
+                ") PARTITIONED BY (dt, hh, mm, ss) WITH (",
+                "  'connector' = 'filesystem', 'path' = '" + tableDir + "', 'format' = 'parquet',",
+                "  'sink.rolling-policy.rollover-interval' = '2 s', 'sink.rolling-policy.inactivity-interval' = '2 s',",
+                "  'sink.rolling-policy.check-interval' = '1 s',",
+                "  'partition.time-extractor.timestamp-pattern' = '$dt $hh:$mm:$ss',",
+                "  'sink.partition-commit.trigger' = '"
+                    + trigger
+                    + "', 'sink.partition-commit.delay' = '10 s',",
+                "  'sink.partition-commit.policy.kind' = 'success-file'",
+                ")"));
 
     String jobName = "kafka-bench-latency-" + trigger;
     submit(cluster, jar, jobName, source, table);
@@ -292,11 +348,13 @@ public final class KafkaClusterBenchmark {
         long now = System.currentTimeMillis();
         producedAt[i] = now;
         byte[] value = encoder.encode(eventRow(source, i, now, payload));
-        producer.send(new ProducerRecord<>(topic, Long.toString(i).getBytes(StandardCharsets.UTF_8), value), (m, e) -> {
-          if (e != null) {
-            failure.compareAndSet(null, e);
-          }
-        });
+        producer.send(
+            new ProducerRecord<>(topic, Long.toString(i).getBytes(StandardCharsets.UTF_8), value),
+            (m, e) -> {
+              if (e != null) {
+                failure.compareAndSet(null, e);
+              }
+            });
         if (i % 50 == 0) {
           producer.flush(); // keep the records moving at the steady rate (linger would batch them)
         }
@@ -309,13 +367,16 @@ public final class KafkaClusterBenchmark {
       // complete buckets: wholly inside the producing time
       long firstBucket = Math.floorDiv(produceStart, BUCKET_MILLIS) * BUCKET_MILLIS + BUCKET_MILLIS;
       long lastBucketEnd = Math.floorDiv(produceEnd, BUCKET_MILLIS) * BUCKET_MILLIS;
-      long waitUntil = Math.max(produceEnd + 3 * checkpointMillis, lastBucketEnd + commitWaitSeconds * 1000);
+      long waitUntil =
+          Math.max(produceEnd + 3 * checkpointMillis, lastBucketEnd + commitWaitSeconds * 1000);
       while (System.currentTimeMillis() < waitUntil) {
-        if (watcher.rowsSeen() >= total && successFiles(tableDir).size() >= (lastBucketEnd - firstBucket) / BUCKET_MILLIS) {
+        if (watcher.rowsSeen() >= total
+            && successFiles(tableDir).size() >= (lastBucketEnd - firstBucket) / BUCKET_MILLIS) {
           break;
         }
         if (!"RUNNING".equals(cluster.state(job))) {
-          throw new IllegalStateException("latency job ended " + cluster.state(job) + cluster.failure(job));
+          throw new IllegalStateException(
+              "latency job ended " + cluster.state(job) + cluster.failure(job));
         }
         Thread.sleep(500);
       }
@@ -343,36 +404,59 @@ public final class KafkaClusterBenchmark {
         }
       }
       commitLatencies.sort(null);
-      String visibleText = visible == 0
-          ? "no row visible"
-          : String.format("median %s, p99 %s, max %s", BenchJobs.seconds(sorted[visible / 2]),
-              BenchJobs.seconds(sorted[Math.min(visible - 1, (int) (visible * 0.99))]), BenchJobs.seconds(sorted[visible - 1]));
-      String commitText = commitLatencies.isEmpty()
-          ? "none of " + completeBuckets + " complete buckets committed within " + commitWaitSeconds + " s after the last bucket end"
-          : String.format("%d of %d complete buckets committed; bucket end -> _SUCCESS median %s, max %s",
-              commitLatencies.size(), completeBuckets, BenchJobs.seconds(commitLatencies.get(commitLatencies.size() / 2)),
-              BenchJobs.seconds(commitLatencies.get(commitLatencies.size() - 1)));
-      report.add(String.format(
-          "latency (%s commit, 10 s buckets, delay 10 s, roll 2 s): %,d rows at %.0f rows/s for %d s; produce -> visible: %s (%,d of %,d visible);"
-              + " commit: %s",
-          trigger, total, rate, seconds, visibleText, visible, total, commitText));
+      String visibleText =
+          visible == 0
+              ? "no row visible"
+              : String.format(
+                  "median %s, p99 %s, max %s",
+                  BenchJobs.seconds(sorted[visible / 2]),
+                  BenchJobs.seconds(sorted[Math.min(visible - 1, (int) (visible * 0.99))]),
+                  BenchJobs.seconds(sorted[visible - 1]));
+      String commitText =
+          commitLatencies.isEmpty()
+              ? "none of "
+                  + completeBuckets
+                  + " complete buckets committed within "
+                  + commitWaitSeconds
+                  + " s after the last bucket end"
+              : String.format(
+                  "%d of %d complete buckets committed; bucket end -> _SUCCESS median %s, max %s",
+                  commitLatencies.size(),
+                  completeBuckets,
+                  BenchJobs.seconds(commitLatencies.get(commitLatencies.size() / 2)),
+                  BenchJobs.seconds(commitLatencies.get(commitLatencies.size() - 1)));
+      report.add(
+          String.format(
+              "latency (%s commit, 10 s buckets, delay 10 s, roll 2 s): %,d rows at %.0f rows/s for %d s; produce -> visible: %s (%,d of %,d visible);"
+                  + " commit: %s",
+              trigger, total, rate, seconds, visibleText, visible, total, commitText));
       System.out.println(report.get(report.size() - 1));
     }
   }
 
   private static Row eventRow(KafkaTableSpec source, long id, long millis, String payload) {
     LocalDateTime time =
-        LocalDateTime.ofEpochSecond(Math.floorDiv(millis, 1000L), (int) Math.floorMod(millis, 1000L) * 1_000_000, ZoneOffset.UTC);
+        LocalDateTime.ofEpochSecond(
+            Math.floorDiv(millis, 1000L),
+            (int) Math.floorMod(millis, 1000L) * 1_000_000,
+            ZoneOffset.UTC);
     return Row.withSchema(source.schema())
         .addValues(
-            id, time, payload, time.toLocalDate().toString(), String.format("%02d", time.getHour()),
-            String.format("%02d", time.getMinute()), String.format("%02d", time.getSecond() / 10 * 10))
+            id,
+            time,
+            payload,
+            time.toLocalDate().toString(),
+            String.format("%02d", time.getHour()),
+            String.format("%02d", time.getMinute()),
+            String.format("%02d", time.getSecond() / 10 * 10))
         .build();
   }
 
   private static String bucketPath(long bucketStartMillis) {
     LocalDateTime t = LocalDateTime.ofEpochSecond(bucketStartMillis / 1000, 0, ZoneOffset.UTC);
-    return String.format("dt=%s/hh=%02d/mm=%02d/ss=%02d", t.toLocalDate(), t.getHour(), t.getMinute(), t.getSecond());
+    return String.format(
+        "dt=%s/hh=%02d/mm=%02d/ss=%02d",
+        t.toLocalDate(), t.getHour(), t.getMinute(), t.getSecond());
   }
 
   /** Partition path (relative) → when its {@code _SUCCESS} appeared. */
@@ -383,7 +467,9 @@ public final class KafkaClusterBenchmark {
     }
     long now = System.currentTimeMillis();
     try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) paths.filter(p -> p.getFileName().toString().equals("_SUCCESS"))::iterator) {
+      for (Path p :
+          (Iterable<Path>)
+              paths.filter(p -> p.getFileName().toString().equals("_SUCCESS"))::iterator) {
         found.put(root.relativize(p.getParent()).toString(), visibleTime(p, now));
       }
     }
@@ -392,7 +478,8 @@ public final class KafkaClusterBenchmark {
 
   // ---------------------------------------------------------------- shared
 
-  private void submit(SessionCluster cluster, Path jar, String jobName, KafkaTableSpec source, TableSpec table) {
+  private void submit(
+      SessionCluster cluster, Path jar, String jobName, KafkaTableSpec source, TableSpec table) {
     FlinkPipelineOptions options = PipelineOptionsFactory.create().as(FlinkPipelineOptions.class);
     options.setRunner(FlinkRunner.class);
     options.setFlinkMaster(cluster.master());
@@ -406,7 +493,9 @@ public final class KafkaClusterBenchmark {
     options.setFasterCopy(true);
     options.setObjectReuse(true);
     Pipeline pipeline = Pipeline.create(options);
-    pipeline.apply("ReadKafka", KafkaTableSource.of(source)).apply("WriteTable", FileTableIO.write(table));
+    pipeline
+        .apply("ReadKafka", KafkaTableSource.of(source))
+        .apply("WriteTable", FileTableIO.write(table));
     pipeline.run();
   }
 
@@ -415,7 +504,12 @@ public final class KafkaClusterBenchmark {
     if (!Files.isDirectory(root)) {
       return List.of();
     }
-    return TableListing.list(root, table.partitionKeys(), table.options().partitionDefaultName(), PartitionFilter.all(), Optional.empty());
+    return TableListing.list(
+        root,
+        table.partitionKeys(),
+        table.options().partitionDefaultName(),
+        PartitionFilter.all(),
+        Optional.empty());
   }
 
   /** The rename that publishes a file sets its ctime; else the time it was seen. */

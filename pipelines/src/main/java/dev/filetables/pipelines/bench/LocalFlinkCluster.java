@@ -31,13 +31,13 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.messages.FlinkJobTerminatedWithoutCancellationException;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.execution.ExecutionState;
 import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
 import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.messages.FlinkJobTerminatedWithoutCancellationException;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 
@@ -47,10 +47,10 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
  * checkpoints, stop the job with a savepoint, cancel it, and start a new job from a savepoint or a
  * retained checkpoint ({@code --savepointPath}), which Beam only applies to remote submissions.
  *
- * <p>Jobs are submitted with one empty staged jar: Beam stages the whole class path when
- * {@code filesToStage} is empty, and a job class loader holding copies of this process's classes
- * would give the job its own copies of static state (failure counters, emit logs). With an empty
- * jar every class comes from the parent class loader, as with {@code [local]}.
+ * <p>Jobs are submitted with one empty staged jar: Beam stages the whole class path when {@code
+ * filesToStage} is empty, and a job class loader holding copies of this process's classes would
+ * give the job its own copies of static state (failure counters, emit logs). With an empty jar
+ * every class comes from the parent class loader, as with {@code [local]}.
  *
  * <p>Checkpoints and savepoints go to directories under {@code workDir}.
  */
@@ -70,7 +70,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
     this.restPort = restPort;
   }
 
-  /** Starts a cluster of one task manager with {@code slots} slots, REST on a random loopback port. */
+  /**
+   * Starts a cluster of one task manager with {@code slots} slots, REST on a random loopback port.
+   */
   public static LocalFlinkCluster start(Path workDir, int slots) throws Exception {
     Path checkpoints = Files.createDirectories(workDir.resolve("checkpoints"));
     Path savepoints = Files.createDirectories(workDir.resolve("savepoints"));
@@ -127,8 +129,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
   }
 
   /**
-   * Options that submit a pipeline to this cluster, detached, under {@code jobName} (which
-   * {@link #submit} uses to find the job, so make it unique per submission).
+   * Options that submit a pipeline to this cluster, detached, under {@code jobName} (which {@link
+   * #submit} uses to find the job, so make it unique per submission).
    */
   public FlinkPipelineOptions options(String jobName) {
     FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
@@ -185,7 +187,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       AccessExecutionGraph graph = executionGraph(job);
       if (graph.getState().isGloballyTerminalState()) {
-        throw new IllegalStateException("Job " + job + " ended (" + graph.getState() + ") before running");
+        throw new IllegalStateException(
+            "Job " + job + " ended (" + graph.getState() + ") before running");
       }
       boolean allRunning = graph.getState() == JobStatus.RUNNING;
       for (AccessExecutionVertex vertex : graph.getAllExecutionVertices()) {
@@ -225,7 +228,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
   /** Checkpoint statistics of a running or ended job. */
   public CheckpointStatsSnapshot checkpointStats(JobID job) throws Exception {
     if (status(job).isGloballyTerminalState()) {
-      return cluster.getArchivedExecutionGraph(job).get(10, TimeUnit.SECONDS).getCheckpointStatsSnapshot();
+      return cluster
+          .getArchivedExecutionGraph(job)
+          .get(10, TimeUnit.SECONDS)
+          .getCheckpointStatsSnapshot();
     }
     return executionGraph(job).getCheckpointStatsSnapshot();
   }
@@ -236,7 +242,14 @@ public final class LocalFlinkCluster implements AutoCloseable {
     while (completedCheckpoints(job) < count) {
       if (System.nanoTime() > deadline) {
         throw new TimeoutException(
-            "Job " + job + " completed " + completedCheckpoints(job) + " < " + count + " checkpoints in " + timeout);
+            "Job "
+                + job
+                + " completed "
+                + completedCheckpoints(job)
+                + " < "
+                + count
+                + " checkpoints in "
+                + timeout);
       }
       if (status(job).isGloballyTerminalState()) {
         throw new IllegalStateException("Job " + job + " ended before " + count + " checkpoints");
@@ -251,18 +264,20 @@ public final class LocalFlinkCluster implements AutoCloseable {
    */
   public String stopWithSavepoint(JobID job) throws Exception {
     return cluster
-        .stopWithSavepoint(job, savepointDir.toUri().toString(), false, SavepointFormatType.CANONICAL)
+        .stopWithSavepoint(
+            job, savepointDir.toUri().toString(), false, SavepointFormatType.CANONICAL)
         .get(60, TimeUnit.SECONDS);
   }
 
   /**
-   * Stops the job with a savepoint after draining it: sources stop and the watermark jumps to the end
-   * of time, so event-time work (partition-time commits) completes before the job finishes. The
+   * Stops the job with a savepoint after draining it: sources stop and the watermark jumps to the
+   * end of time, so event-time work (partition-time commits) completes before the job finishes. The
    * savepoint is for the record; a job restored from it would start with its input ended.
    */
   public String drainWithSavepoint(JobID job) throws Exception {
     return cluster
-        .stopWithSavepoint(job, savepointDir.toUri().toString(), true, SavepointFormatType.CANONICAL)
+        .stopWithSavepoint(
+            job, savepointDir.toUri().toString(), true, SavepointFormatType.CANONICAL)
         .get(300, TimeUnit.SECONDS);
   }
 
@@ -288,8 +303,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
   }
 
   /**
-   * The newest retained checkpoint of a job ({@code <checkpoints>/<job id>/chk-<n>} with its
-   * {@code _metadata}), the path to restore from after cancelling it.
+   * The newest retained checkpoint of a job ({@code <checkpoints>/<job id>/chk-<n>} with its {@code
+   * _metadata}), the path to restore from after cancelling it.
    */
   public Optional<Path> latestRetainedCheckpoint(JobID job) throws IOException {
     Path jobDir = checkpointDir.resolve(job.toHexString());

@@ -17,19 +17,19 @@ import org.apache.beam.sdk.values.Row;
 import org.joda.time.Instant;
 
 /**
- * A synthetic orders table whose row {@code i} is a pure function of {@code i}, so the exact content
- * a write must produce is known without storing it.
+ * A synthetic orders table whose row {@code i} is a pure function of {@code i}, so the exact
+ * content a write must produce is known without storing it.
  *
  * <p>Rows go round-robin over {@code partitions} hourly partitions ({@code dt}/{@code hour}): row
  * {@code i} belongs to partition {@code p = i % partitions}, which is hour {@code p % 24} of day
- * {@code p / 24} after {@link #BASE}. Its event time is that hour's start plus {@code i / partitions}
- * milliseconds (capped inside the hour), so event time and partition agree and every partition is
- * open at once, as in a stream that mixes many keys.
+ * {@code p / 24} after {@link #BASE}. Its event time is that hour's start plus {@code i /
+ * partitions} milliseconds (capped inside the hour), so event time and partition agree and every
+ * partition is open at once, as in a stream that mixes many keys.
  *
- * <p>{@link #hourByHour} lays the same partitions out one after the other instead: the first
- * {@code rowsPerPartition} rows are hour 0, the next hour 1, and so on, each hour's rows spread
- * evenly over it, so event time (and the watermark of {@link OrdersSource}) moves through the hours
- * and each partition is complete once the watermark passes its end, as partition commits expect.
+ * <p>{@link #hourByHour} lays the same partitions out one after the other instead: the first {@code
+ * rowsPerPartition} rows are hour 0, the next hour 1, and so on, each hour's rows spread evenly
+ * over it, so event time (and the watermark of {@link OrdersSource}) moves through the hours and
+ * each partition is complete once the watermark passes its end, as partition commits expect.
  */
 public final class Orders implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -58,8 +58,10 @@ public final class Orders implements Serializable {
   public static final List<String> PARTITION_KEYS = List.of("dt", "hour");
 
   private final int partitions;
+
   /** 0: round-robin over the partitions; otherwise rows per partition, hour after hour. */
   private final long rowsPerPartition;
+
   // dt and hour strings by partition: computed once, rows are generated at high rates
   private transient String[] dtValues;
   private transient String[] hourValues;
@@ -99,13 +101,15 @@ public final class Orders implements Serializable {
    */
   public static Orders hourByHour(int partitions, long rowsPerPartition) {
     if (rowsPerPartition < 1) {
-      throw new IllegalArgumentException("rowsPerPartition must be at least 1, got " + rowsPerPartition);
+      throw new IllegalArgumentException(
+          "rowsPerPartition must be at least 1, got " + rowsPerPartition);
     }
     return new Orders(partitions, rowsPerPartition);
   }
 
   private int partitionOf(long index) {
-    return (int) (rowsPerPartition == 0 ? index % partitions : (index / rowsPerPartition) % partitions);
+    return (int)
+        (rowsPerPartition == 0 ? index % partitions : (index / rowsPerPartition) % partitions);
   }
 
   public int partitions() {
@@ -129,7 +133,8 @@ public final class Orders implements Serializable {
   /**
    * A lower bound on the event time of every row from {@code index} on: each later row is at least
    * {@code index / partitions} milliseconds into its hour, and the earliest hour is partition 0's
-   * ({@link #hourByHour}: the event time of row {@code index} itself, as event time grows with the id).
+   * ({@link #hourByHour}: the event time of row {@code index} itself, as event time grows with the
+   * id).
    */
   public long eventTimeLowerBoundMillis(long index) {
     if (rowsPerPartition > 0) {
@@ -148,8 +153,11 @@ public final class Orders implements Serializable {
     long millis = eventTimeMillis(index);
     LocalDateTime time =
         LocalDateTime.ofEpochSecond(
-            Math.floorDiv(millis, 1000L), (int) Math.floorMod(millis, 1000L) * 1_000_000, ZoneOffset.UTC);
-    // attachValues skips the builder's per-value type checks; the values match SCHEMA by construction
+            Math.floorDiv(millis, 1000L),
+            (int) Math.floorMod(millis, 1000L) * 1_000_000,
+            ZoneOffset.UTC);
+    // attachValues skips the builder's per-value type checks; the values match SCHEMA by
+    // construction
     return Row.withSchema(SCHEMA)
         .attachValues(
             index,
@@ -169,7 +177,8 @@ public final class Orders implements Serializable {
   }
 
   /** An orders table at {@code path} in {@code format}, with extra connector options. */
-  public static TableSpec table(String name, String path, String format, Map<String, String> extra) {
+  public static TableSpec table(
+      String name, String path, String format, Map<String, String> extra) {
     Map<String, String> options = new LinkedHashMap<>();
     options.put(TableOptions.CONNECTOR, "filesystem");
     options.put(TableOptions.PATH, path);

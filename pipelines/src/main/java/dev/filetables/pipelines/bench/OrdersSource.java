@@ -27,8 +27,8 @@ import org.joda.time.Instant;
  * <p>Split {@code k} of {@code n} emits rows {@code k, k+n, k+2n, ...}; its {@link Mark checkpoint
  * mark} is the next row it would emit, so a runner that restores the mark (Flink from a checkpoint
  * or savepoint) resumes exactly where the checkpoint was taken and replays the same rows. Row
- * timestamps are {@link Orders#eventTime}; the watermark is {@link Orders#eventTimeLowerBoundMillis}
- * of the next row.
+ * timestamps are {@link Orders#eventTime}; the watermark is {@link
+ * Orders#eventTimeLowerBoundMillis} of the next row.
  *
  * <p>Optional: a rate limit (rows per second over all splits, paced per split from the moment its
  * reader starts, so a restored reader does not burst), and a total row count after which each split
@@ -38,7 +38,10 @@ import org.joda.time.Instant;
 public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> {
   private static final long serialVersionUID = 1L;
 
-  /** Readers created from a snapshot's checkpoint mark, by source id and split (see {@link #restoring}). */
+  /**
+   * Readers created from a snapshot's checkpoint mark, by source id and split (see {@link
+   * #restoring}).
+   */
   private static final Map<String, Reader> RESTORED_READERS = new ConcurrentHashMap<>();
 
   private final String sourceId;
@@ -71,10 +74,12 @@ public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> 
 
   /** An endless, unthrottled source. */
   public static OrdersSource of(Orders orders) {
-    return new OrdersSource(UUID.randomUUID().toString(), orders, Long.MAX_VALUE, 0, null, false, 0, 1);
+    return new OrdersSource(
+        UUID.randomUUID().toString(), orders, Long.MAX_VALUE, 0, null, false, 0, 1);
   }
 
-  private OrdersSource with(long totalRows, double rowsPerSecond, @Nullable String emitLogId, boolean restoring) {
+  private OrdersSource with(
+      long totalRows, double rowsPerSecond, @Nullable String emitLogId, boolean restoring) {
     return new OrdersSource(
         sourceId, orders, totalRows, rowsPerSecond, emitLogId, restoring, splitIndex, splitCount);
   }
@@ -139,8 +144,8 @@ public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> 
 
   /**
    * Exactly {@code desiredNumSplits} splits, even when some have no rows: the Flink runner signals
-   * "no more splits" to a reader without a split and, with checkpointing on, such a reader keeps the
-   * job running.
+   * "no more splits" to a reader without a split and, with checkpointing on, such a reader keeps
+   * the job running.
    */
   @Override
   public List<OrdersSource> split(int desiredNumSplits, PipelineOptions options) {
@@ -182,9 +187,17 @@ public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> 
 
   @Override
   public String toString() {
-    return "OrdersSource{split " + splitIndex + "/" + splitCount + ", totalRows="
-        + (totalRows == Long.MAX_VALUE ? "unbounded" : totalRows) + ", rowsPerSecond="
-        + rowsPerSecond + ", partitions=" + orders.partitions() + "}";
+    return "OrdersSource{split "
+        + splitIndex
+        + "/"
+        + splitCount
+        + ", totalRows="
+        + (totalRows == Long.MAX_VALUE ? "unbounded" : totalRows)
+        + ", rowsPerSecond="
+        + rowsPerSecond
+        + ", partitions="
+        + orders.partitions()
+        + "}";
   }
 
   /** The next row a split emits. Nothing to finalize: the source is replayable by construction. */

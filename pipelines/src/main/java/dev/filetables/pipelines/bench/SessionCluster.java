@@ -31,7 +31,8 @@ public final class SessionCluster implements AutoCloseable {
   private final Path workDir;
   private final int restPort;
   private final Map<String, String> env;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   private SessionCluster(Path home, Path workDir, int restPort, Map<String, String> env) {
     this.home = home;
@@ -51,16 +52,20 @@ public final class SessionCluster implements AutoCloseable {
   public static Path jobJar() throws IOException {
     Path target = home().resolve("pipelines").resolve("target");
     if (Files.isDirectory(target)) {
-      try (DirectoryStream<Path> jars = Files.newDirectoryStream(target, "filetables-pipelines-bundled-*.jar")) {
+      try (DirectoryStream<Path> jars =
+          Files.newDirectoryStream(target, "filetables-pipelines-bundled-*.jar")) {
         for (Path jar : jars) {
           return jar;
         }
       }
     }
-    throw new IOException("no job jar in " + target + ": build it with `mvn -pl pipelines -am package -DskipTests`");
+    throw new IOException(
+        "no job jar in " + target + ": build it with `mvn -pl pipelines -am package -DskipTests`");
   }
 
-  /** Starts the cluster (start.sh) with its work directory (logs, pids, checkpoints, savepoints). */
+  /**
+   * Starts the cluster (start.sh) with its work directory (logs, pids, checkpoints, savepoints).
+   */
   public static SessionCluster start(Path workDir) throws Exception {
     int restPort = freePort();
     int rpcPort = freePort();
@@ -148,9 +153,12 @@ public final class SessionCluster implements AutoCloseable {
 
   /** PATCH /jobs/:id?mode=cancel, then waits until the job has ended. */
   void cancel(String jobId) throws Exception {
-    send(HttpRequest.newBuilder(uri("/jobs/" + jobId + "?mode=cancel")).method("PATCH", HttpRequest.BodyPublishers.noBody()));
+    send(
+        HttpRequest.newBuilder(uri("/jobs/" + jobId + "?mode=cancel"))
+            .method("PATCH", HttpRequest.BodyPublishers.noBody()));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline && !List.of("CANCELED", "FAILED", "FINISHED").contains(state(jobId))) {
+    while (System.nanoTime() < deadline
+        && !List.of("CANCELED", "FAILED", "FINISHED").contains(state(jobId))) {
       Thread.sleep(200);
     }
   }
@@ -170,9 +178,16 @@ public final class SessionCluster implements AutoCloseable {
 
   private JsonNode send(HttpRequest.Builder request) throws Exception {
     HttpResponse<String> response =
-        http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        http.send(
+            request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() / 100 != 2) {
-      throw new IOException("Flink REST " + response.request().uri() + " answered " + response.statusCode() + ": " + response.body());
+      throw new IOException(
+          "Flink REST "
+              + response.request().uri()
+              + " answered "
+              + response.statusCode()
+              + ": "
+              + response.body());
     }
     return response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
   }
@@ -185,7 +200,8 @@ public final class SessionCluster implements AutoCloseable {
     Files.createDirectories(workDir);
     Path log = workDir.resolve(name + ".out");
     ProcessBuilder builder =
-        new ProcessBuilder("bash", home().resolve("runner-configs/flink-cluster").resolve(name).toString())
+        new ProcessBuilder(
+                "bash", home().resolve("runner-configs/flink-cluster").resolve(name).toString())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().putAll(env);
@@ -195,7 +211,12 @@ public final class SessionCluster implements AutoCloseable {
       throw new IOException(name + " still running after 5 min; see " + log);
     }
     if (process.exitValue() != 0) {
-      throw new IOException(name + " failed (exit " + process.exitValue() + "):\n" + Files.readString(log, StandardCharsets.UTF_8));
+      throw new IOException(
+          name
+              + " failed (exit "
+              + process.exitValue()
+              + "):\n"
+              + Files.readString(log, StandardCharsets.UTF_8));
     }
   }
 

@@ -22,12 +22,12 @@ import org.apache.flink.runtime.jobmaster.JobResult;
 
 /**
  * Streaming throughput of {@code FileTableIO.write} on the Flink runner (issue 3, point 8): a local
- * Flink cluster in this JVM (parallelism 2 by default), EXACTLY_ONCE checkpoints every 2 s, a finite
- * {@link OrdersSource} of 2 M rows spread over 48 hourly partitions, Parquet. Prints wall time, job
- * time (first row emitted → last file visible, so cluster start-up and job submission are excluded;
- * the last files are published when the finite input ends, as {@code --enableStableInputDrain} does),
- * rows/s and MB/s of job time, files per partition, and, in a second run, heap and checkpoint size
- * while 200 partitions are open.
+ * Flink cluster in this JVM (parallelism 2 by default), EXACTLY_ONCE checkpoints every 2 s, a
+ * finite {@link OrdersSource} of 2 M rows spread over 48 hourly partitions, Parquet. Prints wall
+ * time, job time (first row emitted → last file visible, so cluster start-up and job submission are
+ * excluded; the last files are published when the finite input ends, as {@code
+ * --enableStableInputDrain} does), rows/s and MB/s of job time, files per partition, and, in a
+ * second run, heap and checkpoint size while 200 partitions are open.
  *
  * <p>Reference (issue 3): native Flink 1.19 FileSink writes this in ~13.2 s wall (~223 k rows/s of
  * job time) and leaves ~8 files per partition (384).
@@ -76,7 +76,8 @@ public final class StreamingSinkBenchmark {
     checkpointMillis = args.longValue("checkpoint-ms", 2_000);
     parallelism = args.intValue("parallelism", 2);
     tableOptions = BenchJobs.keyValues(args.all("option"));
-    workDir = args.path("work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-bench"));
+    workDir =
+        args.path("work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-bench"));
     openPartitions = args.intValue("open-partitions", 200);
     memorySeconds = args.longValue("memory-seconds", 30);
     memoryRate = args.doubleValue("memory-rate", 20_000);
@@ -99,7 +100,8 @@ public final class StreamingSinkBenchmark {
     args.checkNoUnknown();
     BenchJobs.deleteRecursively(bench.workDir);
     Files.createDirectories(bench.workDir);
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(bench.workDir.resolve("flink"), bench.parallelism)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(bench.workDir.resolve("flink"), bench.parallelism)) {
       if (!skipThroughput) {
         bench.throughput(cluster);
       }
@@ -120,17 +122,23 @@ public final class StreamingSinkBenchmark {
   }
 
   private String sinkSettings() {
-    return "options " + tableOptions + (bufferSize > 0 ? ", buffer size " + bufferSize : "")
+    return "options "
+        + tableOptions
+        + (bufferSize > 0 ? ", buffer size " + bufferSize : "")
         + (disableMetrics ? ", Beam metrics off" : "")
-        + (finishBundleBeforeCheckpointing ? "" : ", finishBundleBeforeCheckpointing off (no row batches)");
+        + (finishBundleBeforeCheckpointing
+            ? ""
+            : ", finishBundleBeforeCheckpointing off (no row batches)");
   }
 
   private void throughput(LocalFlinkCluster cluster) throws Exception {
     TableSpec table = table("throughput");
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
-    OrdersSource source = OrdersSource.of(Orders.withPartitions(partitions)).withTotalRows(rows).withEmitLog(logId);
-    FlinkPipelineOptions options = BenchJobs.options(cluster, "throughput-" + logId, parallelism, checkpointMillis);
+    OrdersSource source =
+        OrdersSource.of(Orders.withPartitions(partitions)).withTotalRows(rows).withEmitLog(logId);
+    FlinkPipelineOptions options =
+        BenchJobs.options(cluster, "throughput-" + logId, parallelism, checkpointMillis);
     // Beam's Flink runner updates its metrics on every source advance and element
     options.setDisableMetrics(disableMetrics);
     // false: bundles end inside the snapshot, and the sink sends rows one by one (no batches)
@@ -138,8 +146,13 @@ public final class StreamingSinkBenchmark {
 
     System.out.printf(
         "%nThroughput%s: %,d rows, %d partitions, %s, checkpoints every %d ms, parallelism %d, %s%n",
-        discard ? " of the source alone (rows discarded)" : "", rows, partitions, format,
-        checkpointMillis, parallelism, sinkSettings());
+        discard ? " of the source alone (rows discarded)" : "",
+        rows,
+        partitions,
+        format,
+        checkpointMillis,
+        parallelism,
+        sinkSettings());
     long submitted = System.currentTimeMillis();
     long cpuAtSubmit = processCpuNanos();
     JobID job;
@@ -160,8 +173,12 @@ public final class StreamingSinkBenchmark {
       long lastFile = watcher.lastNewFileMillis();
       long jobMillis = lastFile - firstRow;
       if (discard) {
-        System.out.printf("  job %s ended %s; wall time %s, start-up %s, first → last row %s: %,.0f rows/s%n",
-            job, status, BenchJobs.seconds(ended - submitted), BenchJobs.seconds(firstRow - submitted),
+        System.out.printf(
+            "  job %s ended %s; wall time %s, start-up %s, first → last row %s: %,.0f rows/s%n",
+            job,
+            status,
+            BenchJobs.seconds(ended - submitted),
+            BenchJobs.seconds(firstRow - submitted),
             BenchJobs.seconds(log.lastMillis() - firstRow),
             rows * 1000.0 / (log.lastMillis() - firstRow));
         return;
@@ -169,44 +186,63 @@ public final class StreamingSinkBenchmark {
 
       TableContents contents = TableContents.scan(table);
       IntSummaryStatistics perPartition =
-          contents.filesPerPartition().values().stream().mapToInt(Integer::intValue).summaryStatistics();
-      System.out.printf("  job %s ended %s after %d completed checkpoints%n", job, status, checkpoints);
-      System.out.printf("  wall time (submit → job end):          %s%n", BenchJobs.seconds(ended - submitted));
-      System.out.printf("  start-up (submit → first row):         %s%n", BenchJobs.seconds(firstRow - submitted));
-      System.out.printf("  job time (first row → last file visible): %s%n", BenchJobs.seconds(jobMillis));
+          contents.filesPerPartition().values().stream()
+              .mapToInt(Integer::intValue)
+              .summaryStatistics();
+      System.out.printf(
+          "  job %s ended %s after %d completed checkpoints%n", job, status, checkpoints);
+      System.out.printf(
+          "  wall time (submit → job end):          %s%n", BenchJobs.seconds(ended - submitted));
+      System.out.printf(
+          "  start-up (submit → first row):         %s%n", BenchJobs.seconds(firstRow - submitted));
+      System.out.printf(
+          "  job time (first row → last file visible): %s%n", BenchJobs.seconds(jobMillis));
       // the end of a finite input: the last files close when the watermark reaches the end
-      System.out.printf("    of which rows emitted (first → last row) %s: %,.0f rows/s; last row → last file visible %s%n",
+      System.out.printf(
+          "    of which rows emitted (first → last row) %s: %,.0f rows/s; last row → last file visible %s%n",
           BenchJobs.seconds(log.lastMillis() - firstRow),
           rows * 1000.0 / Math.max(1, log.lastMillis() - firstRow),
           BenchJobs.seconds(lastFile - log.lastMillis()));
-      System.out.printf("  rows visible: %,d of %,d%s%n", contents.rowCount(), rows,
-          contents.rowCount() == rows ? "" : "  <-- MISMATCH");
-      System.out.printf("  throughput: %,.0f rows/s, %.1f MB/s (output bytes %s)%n",
-          rows * 1000.0 / jobMillis, contents.bytes() / 1e6 * 1000.0 / jobMillis,
+      System.out.printf(
+          "  rows visible: %,d of %,d%s%n",
+          contents.rowCount(), rows, contents.rowCount() == rows ? "" : "  <-- MISMATCH");
+      System.out.printf(
+          "  throughput: %,.0f rows/s, %.1f MB/s (output bytes %s)%n",
+          rows * 1000.0 / jobMillis,
+          contents.bytes() / 1e6 * 1000.0 / jobMillis,
           BenchJobs.megabytes(contents.bytes()));
       // on a shared machine wall time depends on the others; CPU time much less
-      System.out.printf("  CPU time of this JVM (submit → job end): %s, %,.0f rows per CPU-second%n",
+      System.out.printf(
+          "  CPU time of this JVM (submit → job end): %s, %,.0f rows per CPU-second%n",
           BenchJobs.seconds(cpuNanos / 1_000_000), rows * 1e9 / cpuNanos);
-      System.out.printf("  files: %d in %d partitions; per partition min %d / avg %.1f / max %d%n",
-          contents.files().size(), perPartition.getCount(), perPartition.getMin(),
-          perPartition.getAverage(), perPartition.getMax());
+      System.out.printf(
+          "  files: %d in %d partitions; per partition min %d / avg %.1f / max %d%n",
+          contents.files().size(),
+          perPartition.getCount(),
+          perPartition.getMin(),
+          perPartition.getAverage(),
+          perPartition.getMax());
       if (format.equals("parquet")) {
         IntSummaryStatistics groups = new IntSummaryStatistics();
         for (TableContents.VisibleFile file : contents.files()) {
           groups.accept(parquetRowGroups(file.path()));
         }
-        System.out.printf("  Parquet row groups per file: min %d / avg %.1f / max %d%n",
+        System.out.printf(
+            "  Parquet row groups per file: min %d / avg %.1f / max %d%n",
             groups.getMin(), groups.getAverage(), groups.getMax());
       }
-      CompletedCheckpointStatsSummarySnapshot summary = cluster.checkpointStats(job).getSummaryStats();
+      CompletedCheckpointStatsSummarySnapshot summary =
+          cluster.checkpointStats(job).getSummaryStats();
       System.out.printf(
           "  checkpoints: state size max %s / avg %s, end-to-end duration max %s / avg %s%n",
           BenchJobs.megabytes(summary.getStateSizeStats().getMaximum()),
           BenchJobs.megabytes(summary.getStateSizeStats().getAverage()),
           BenchJobs.seconds(summary.getEndToEndDurationStats().getMaximum()),
           BenchJobs.seconds(summary.getEndToEndDurationStats().getAverage()));
-      System.out.printf("  hidden files left: %d (%d in progress); unreadable visible files: %d%n",
-          contents.hiddenFiles().size(), contents.inProgressFiles().size(),
+      System.out.printf(
+          "  hidden files left: %d (%d in progress); unreadable visible files: %d%n",
+          contents.hiddenFiles().size(),
+          contents.inProgressFiles().size(),
           contents.unreadableFiles().size());
     } finally {
       EmitLog.remove(logId);
@@ -228,9 +264,9 @@ public final class StreamingSinkBenchmark {
   }
 
   /**
-   * Waits for the job to finish by itself. If it is still running once every row was emitted and
-   * no new file appeared for three checkpoint intervals, checks whether the table is complete and
-   * then cancels it (the sink published everything; the runner just did not end the job).
+   * Waits for the job to finish by itself. If it is still running once every row was emitted and no
+   * new file appeared for three checkpoint intervals, checks whether the table is complete and then
+   * cancels it (the sink published everything; the runner just did not end the job).
    */
   private JobStatus awaitEnd(
       LocalFlinkCluster cluster, JobID job, EmitLog log, TableSpec table, VisibilityWatcher watcher)
@@ -244,8 +280,14 @@ public final class StreamingSinkBenchmark {
         JobResult result = cluster.awaitTermination(job, Duration.ofSeconds(10));
         if (status != JobStatus.FINISHED) {
           throw new IllegalStateException(
-              "Job " + job + " ended " + status
-                  + result.getSerializedThrowable().map(t -> ": " + t.getFullStringifiedStackTrace()).orElse(""));
+              "Job "
+                  + job
+                  + " ended "
+                  + status
+                  + result
+                      .getSerializedThrowable()
+                      .map(t -> ": " + t.getFullStringifiedStackTrace())
+                      .orElse(""));
         }
         return status;
       }
@@ -282,15 +324,24 @@ public final class StreamingSinkBenchmark {
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
     OrdersSource source =
-        OrdersSource.of(Orders.withPartitions(openPartitions)).withRowsPerSecond(memoryRate).withEmitLog(logId);
-    FlinkPipelineOptions options = BenchJobs.options(cluster, "open-partitions-" + logId, parallelism, checkpointMillis);
+        OrdersSource.of(Orders.withPartitions(openPartitions))
+            .withRowsPerSecond(memoryRate)
+            .withEmitLog(logId);
+    FlinkPipelineOptions options =
+        BenchJobs.options(cluster, "open-partitions-" + logId, parallelism, checkpointMillis);
     options.setDisableMetrics(disableMetrics);
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     System.gc();
     long baseline = memory.getHeapMemoryUsage().getUsed();
     System.out.printf(
         "%nFootprint: %d open partitions, %,.0f rows/s for %d s, %s, checkpoints every %d ms, parallelism %d, %s%n",
-        openPartitions, memoryRate, memorySeconds, format, checkpointMillis, parallelism, sinkSettings());
+        openPartitions,
+        memoryRate,
+        memorySeconds,
+        format,
+        checkpointMillis,
+        parallelism,
+        sinkSettings());
     System.out.printf("  heap before the job (after GC): %s%n", BenchJobs.megabytes(baseline));
     try {
       JobID job = cluster.submit(BenchJobs.writePipeline(options, source, write(table)));
@@ -323,9 +374,15 @@ public final class StreamingSinkBenchmark {
         maxSegments = Math.max(maxSegments, hidden[1]);
         System.out.printf(
             "  t=%2ds rows emitted %,d; heap after GC %s (+%s); latest checkpoint %s state, %s checkpointed; checkpoint dir %s; hidden files %,d (segment files %,d)%n",
-            (System.nanoTime() - start) / 1_000_000_000L, log.emissions(), BenchJobs.megabytes(heap),
-            BenchJobs.megabytes(heap - baseline), BenchJobs.megabytes(state),
-            BenchJobs.megabytes(checkpointed), BenchJobs.megabytes(dirSize), hidden[0], hidden[1]);
+            (System.nanoTime() - start) / 1_000_000_000L,
+            log.emissions(),
+            BenchJobs.megabytes(heap),
+            BenchJobs.megabytes(heap - baseline),
+            BenchJobs.megabytes(state),
+            BenchJobs.megabytes(checkpointed),
+            BenchJobs.megabytes(dirSize),
+            hidden[0],
+            hidden[1]);
       }
       CompletedCheckpointStats last =
           cluster.checkpointStats(job).getHistory().getLatestCompletedCheckpoint();
@@ -333,7 +390,9 @@ public final class StreamingSinkBenchmark {
         Map<JobVertexID, String> names = new HashMap<>();
         cluster.executionGraph(job).getAllVertices().forEach((id, v) -> names.put(id, v.getName()));
         for (TaskStateStats task : last.getAllTaskStateStats()) {
-          System.out.printf("  checkpoint %d state of %s: %s%n", last.getCheckpointId(),
+          System.out.printf(
+              "  checkpoint %d state of %s: %s%n",
+              last.getCheckpointId(),
               names.getOrDefault(task.getJobVertexId(), task.getJobVertexId().toString()),
               BenchJobs.megabytes(task.getStateSize()));
         }
@@ -343,9 +402,14 @@ public final class StreamingSinkBenchmark {
       System.out.printf(
           "  peak: heap +%s over baseline, checkpoint state %s (%s checkpointed), checkpoint dir %s; %d visible files, %d hidden"
               + " (max while running: %,d hidden, %,d segment files of open part files)%n",
-          BenchJobs.megabytes(maxHeap - baseline), BenchJobs.megabytes(maxState),
-          BenchJobs.megabytes(maxCheckpointed), BenchJobs.megabytes(maxCheckpointDir),
-          contents.files().size(), contents.hiddenFiles().size(), maxHidden, maxSegments);
+          BenchJobs.megabytes(maxHeap - baseline),
+          BenchJobs.megabytes(maxState),
+          BenchJobs.megabytes(maxCheckpointed),
+          BenchJobs.megabytes(maxCheckpointDir),
+          contents.files().size(),
+          contents.hiddenFiles().size(),
+          maxHidden,
+          maxSegments);
     } finally {
       EmitLog.remove(logId);
     }

@@ -48,7 +48,9 @@ public final class TableContents {
     void visit(Row row, DataFile file);
   }
 
-  /** One visible file: where, its partition directory, its size and rows, or why it did not read. */
+  /**
+   * One visible file: where, its partition directory, its size and rows, or why it did not read.
+   */
   public static final class VisibleFile {
     private final DataFile file;
     private final String partitionPath;
@@ -90,7 +92,14 @@ public final class TableContents {
 
     @Override
     public String toString() {
-      return path() + " (" + rows + " rows, " + size() + " bytes" + (error == null ? "" : ", " + error) + ")";
+      return path()
+          + " ("
+          + rows
+          + " rows, "
+          + size()
+          + " bytes"
+          + (error == null ? "" : ", " + error)
+          + ")";
     }
   }
 
@@ -127,7 +136,8 @@ public final class TableContents {
    * Reads one visible file of the table completely, handing each row (partition columns filled in)
    * to {@code visitor}; returns the number of rows. Errors are thrown.
    */
-  public static long readFile(TableSpec table, DataFile file, RowVisitor visitor) throws IOException {
+  public static long readFile(TableSpec table, DataFile file, RowVisitor visitor)
+      throws IOException {
     VisibleFile read =
         readFile(
             table,
@@ -223,7 +233,8 @@ public final class TableContents {
 
   /**
    * Counts the hidden files under {@code root} while a job runs (files vanish as it goes): all of
-   * them, and the segment files of open streaming part files ({@code .part-…<ext>.seg-….inprogress}).
+   * them, and the segment files of open streaming part files ({@code
+   * .part-…<ext>.seg-….inprogress}).
    */
   public static long[] countHiddenAndSegments(Path root) throws IOException {
     List<Path> hidden = hiddenFiles(root);
@@ -285,8 +296,17 @@ public final class TableContents {
 
   @Override
   public String toString() {
-    return files.size() + " visible files (" + rowCount() + " rows, " + bytes() + " bytes, "
-        + unreadableFiles().size() + " unreadable), " + hiddenFiles.size() + " hidden files ("
-        + inProgressFiles().size() + " in progress)";
+    return files.size()
+        + " visible files ("
+        + rowCount()
+        + " rows, "
+        + bytes()
+        + " bytes, "
+        + unreadableFiles().size()
+        + " unreadable), "
+        + hiddenFiles.size()
+        + " hidden files ("
+        + inProgressFiles().size()
+        + " in progress)";
   }
 }

@@ -35,10 +35,10 @@ import org.apache.flink.api.common.JobID;
  * </pre>
  *
  * Each configuration runs its own job for {@code seconds} of rows (the measured rows) plus up to
- * {@code grace-s} to let them become visible; then the job is cancelled, so nothing is published
- * by an end of input. Besides max and median over all measured rows, it shows the 99th percentile
- * and the max over rows emitted after {@code warmup-s} (a sink may need the first checkpoints to
- * learn when commits happen).
+ * {@code grace-s} to let them become visible; then the job is cancelled, so nothing is published by
+ * an end of input. Besides max and median over all measured rows, it shows the 99th percentile and
+ * the max over rows emitted after {@code warmup-s} (a sink may need the first checkpoints to learn
+ * when commits happen).
  */
 public final class VisibilityLatencyBenchmark {
   static {
@@ -67,8 +67,10 @@ public final class VisibilityLatencyBenchmark {
     format = args.string("format", "json");
     pollMillis = args.longValue("poll-ms", 50);
     warmupSeconds = args.longValue("warmup-s", 10);
-    finishBundleBeforeCheckpointing = Boolean.parseBoolean(args.string("finish-bundle-before-checkpointing", "true"));
-    workDir = args.path("work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-latency"));
+    finishBundleBeforeCheckpointing =
+        Boolean.parseBoolean(args.string("finish-bundle-before-checkpointing", "true"));
+    workDir =
+        args.path("work-dir", Path.of(System.getProperty("java.io.tmpdir"), "filetables-latency"));
     String latencyInterval = args.string("latency-interval", "2 s");
     Map<String, Map<String, String>> presets = new LinkedHashMap<>();
     // Flink's defaults: 128 MB, rollover 30 min, inactivity 30 min, check every 1 min
@@ -80,7 +82,8 @@ public final class VisibilityLatencyBenchmark {
       if (!name.isBlank()) {
         Map<String, String> preset = presets.get(name.trim());
         if (preset == null) {
-          throw new IllegalArgumentException("Unknown preset '" + name + "'; presets: " + presets.keySet());
+          throw new IllegalArgumentException(
+              "Unknown preset '" + name + "'; presets: " + presets.keySet());
         }
         configs.put(name.trim(), preset);
       }
@@ -88,7 +91,8 @@ public final class VisibilityLatencyBenchmark {
     for (String custom : args.all("config")) {
       int colon = custom.indexOf(':');
       if (colon <= 0) {
-        throw new IllegalArgumentException("--config=name:key=value;key=value, got '" + custom + "'");
+        throw new IllegalArgumentException(
+            "--config=name:key=value;key=value, got '" + custom + "'");
       }
       configs.put(
           custom.substring(0, colon),
@@ -118,22 +122,37 @@ public final class VisibilityLatencyBenchmark {
     System.out.printf(
         "%nVisibility latency: %.0f rows/s, one writer, checkpoint every %d ms, %s, %d s of rows per configuration,"
             + " --finishBundleBeforeCheckpointing=%s%n",
-        bench.rate, bench.checkpointMillis, bench.format, bench.seconds, bench.finishBundleBeforeCheckpointing);
+        bench.rate,
+        bench.checkpointMillis,
+        bench.format,
+        bench.seconds,
+        bench.finishBundleBeforeCheckpointing);
     System.out.printf(
         "%-14s %10s %10s %10s %12s %9s %10s  %s%n",
-        "config", "max", "median", "p99", "max after " + bench.warmupSeconds + "s", "visible", "files", "rolling options");
+        "config",
+        "max",
+        "median",
+        "p99",
+        "max after " + bench.warmupSeconds + "s",
+        "visible",
+        "files",
+        "rolling options");
     lines.forEach(System.out::println);
     System.exit(0); // Flink leaves non-daemon threads behind
   }
 
-  private String run(LocalFlinkCluster cluster, String name, Map<String, String> options) throws Exception {
-    TableSpec table = Orders.table("latency_" + name, workDir.resolve(name).toString(), format, options);
+  private String run(LocalFlinkCluster cluster, String name, Map<String, String> options)
+      throws Exception {
+    TableSpec table =
+        Orders.table("latency_" + name, workDir.resolve(name).toString(), format, options);
     long measuredRows = Math.round(rate * seconds);
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, true);
     // endless: an end of input would publish everything and hide the policy's latency
-    OrdersSource source = OrdersSource.of(Orders.withPartitions(1)).withRowsPerSecond(rate).withEmitLog(logId);
-    FlinkPipelineOptions flink = BenchJobs.options(cluster, "latency-" + name + "-" + logId, 1, checkpointMillis);
+    OrdersSource source =
+        OrdersSource.of(Orders.withPartitions(1)).withRowsPerSecond(rate).withEmitLog(logId);
+    FlinkPipelineOptions flink =
+        BenchJobs.options(cluster, "latency-" + name + "-" + logId, 1, checkpointMillis);
     // bundles end before the checkpoint barrier: files closed at a checkpoint are published by it
     flink.setFinishBundleBeforeCheckpointing(finishBundleBeforeCheckpointing);
     System.out.printf("%n[%s] %s: %d rows at %.0f rows/s%n", name, options, measuredRows, rate);
@@ -194,14 +213,20 @@ public final class VisibilityLatencyBenchmark {
     StringBuilder worst = new StringBuilder();
     for (int k = order.length - 1; k >= Math.max(0, order.length - 5); k--) {
       int id = order[k];
-      worst.append(String.format(" row %d (emitted at +%.1f s): %s;", id,
-          (emitted.get((long) id) - log.firstMillis()) / 1000.0, BenchJobs.seconds(latencies[id])));
+      worst.append(
+          String.format(
+              " row %d (emitted at +%.1f s): %s;",
+              id,
+              (emitted.get((long) id) - log.firstMillis()) / 1000.0,
+              BenchJobs.seconds(latencies[id])));
     }
     System.out.println("  slowest:" + worst);
     long windowStart = log.firstMillis();
     long windowEnd = windowStart + seconds * 1000;
     long filesInWindow =
-        watcher.fileVisibleMillis().values().stream().filter(t -> t >= windowStart && t <= windowEnd).count();
+        watcher.fileVisibleMillis().values().stream()
+            .filter(t -> t >= windowStart && t <= windowEnd)
+            .count();
     String line =
         String.format(
             "%-14s %10s %10s %10s %12s %9s %10s  %s",
@@ -211,7 +236,8 @@ public final class VisibilityLatencyBenchmark {
             (lowerBound[p99Index] ? "≥ " : "") + BenchJobs.seconds(latencies[p99Index]),
             steadyMaxIndex < 0
                 ? "-"
-                : (lowerBound[steadyMaxIndex] ? "≥ " : "") + BenchJobs.seconds(latencies[steadyMaxIndex]),
+                : (lowerBound[steadyMaxIndex] ? "≥ " : "")
+                    + BenchJobs.seconds(latencies[steadyMaxIndex]),
             visibleCount + "/" + measuredRows,
             filesInWindow + "/" + seconds + "s",
             options.isEmpty() ? "(Flink defaults)" : options.toString());

@@ -85,7 +85,8 @@ public final class VisibilityWatcher implements AutoCloseable {
             TableContents.readFile(
                 table,
                 file,
-                (row, f) -> rowVisibleMillis.merge(row.getInt64("order_id"), visibleAt, Math::min)));
+                (row, f) ->
+                    rowVisibleMillis.merge(row.getInt64("order_id"), visibleAt, Math::min)));
       }
     }
   }
@@ -123,7 +124,9 @@ public final class VisibilityWatcher implements AutoCloseable {
     return fileVisibleMillis;
   }
 
-  /** Row id → when a file holding it first became visible (epoch ms); only with {@code readRows}. */
+  /**
+   * Row id → when a file holding it first became visible (epoch ms); only with {@code readRows}.
+   */
   public Map<Long, Long> rowVisibleMillis() {
     return rowVisibleMillis;
   }

@@ -31,14 +31,14 @@ import org.apache.flink.api.common.JobID;
  * [--parallelism=2] [--shards=4] [--work-dir=...]}.
  *
  * <ul>
- *   <li>{@code state}: encoded size of a shard's restriction (what each checkpoint holds) after
- *       100 000 and 1 000 000 simulated file arrivals, with the default lateness of 10 min.
- *   <li>{@code listing}: time of one poll of 10 000 files in 500 hourly partitions, with and without
- *       skipping committed partitions.
+ *   <li>{@code state}: encoded size of a shard's restriction (what each checkpoint holds) after 100
+ *       000 and 1 000 000 simulated file arrivals, with the default lateness of 10 min.
+ *   <li>{@code listing}: time of one poll of 10 000 files in 500 hourly partitions, with and
+ *       without skipping committed partitions.
  *   <li>{@code latency}: file placed (atomic rename) → first row emitted, on Flink [local], per
  *       monitor interval.
- *   <li>{@code throughput}: rows/s reading the same JSON and Parquet files with the bounded scan and
- *       with the watched source, on Flink [local] (job submit → last row counted).
+ *   <li>{@code throughput}: rows/s reading the same JSON and Parquet files with the bounded scan
+ *       and with the watched source, on Flink [local] (job submit → last row counted).
  * </ul>
  *
  * Run it alone ({@code flock /work/wt/bench.lock ...} on a shared machine): the figures are times.
@@ -46,6 +46,7 @@ import org.apache.flink.api.common.JobID;
 public final class WatchBenchmark {
   private static final Map<String, Long> FIRST_ROW_MILLIS = new ConcurrentHashMap<>();
   private static final Map<String, AtomicLong> ROWS = new ConcurrentHashMap<>();
+
   /** Rows counted by each instance (one per subtask) of {@link FirstRowFn}, per run. */
   private static final Map<String, List<AtomicLong>> ROWS_PER_INSTANCE = new ConcurrentHashMap<>();
 
@@ -56,15 +57,22 @@ public final class WatchBenchmark {
 
   public static void main(String[] argv) throws Exception {
     BenchArgs args = new BenchArgs(argv);
-    List<String> modes = List.of(args.string("modes", "state,listing,latency,throughput").split(","));
+    List<String> modes =
+        List.of(args.string("modes", "state,listing,latency,throughput").split(","));
     long rows = args.longValue("rows", 1_000_000);
     List<String> intervals = List.of(args.string("intervals", "1000,5000").split(","));
     int latencyFiles = args.intValue("files", 8);
     int parallelism = args.intValue("parallelism", 2);
-    shards = args.intValue("shards", dev.filetables.transforms.source.watch.WatchedRead.DEFAULT_SHARDS);
+    shards =
+        args.intValue("shards", dev.filetables.transforms.source.watch.WatchedRead.DEFAULT_SHARDS);
     Path work = args.path("work-dir", Files.createTempDirectory("watch-bench"));
     args.checkNoUnknown();
-    System.out.println("Watched source benchmark; work dir " + work + "; " + Runtime.getRuntime().availableProcessors() + " cores");
+    System.out.println(
+        "Watched source benchmark; work dir "
+            + work
+            + "; "
+            + Runtime.getRuntime().availableProcessors()
+            + " cores");
     if (modes.contains("state")) {
       state(work);
     }
@@ -72,7 +80,8 @@ public final class WatchBenchmark {
       listing(work);
     }
     if (modes.contains("latency") || modes.contains("throughput")) {
-      try (LocalFlinkCluster cluster = LocalFlinkCluster.start(work.resolve("flink"), 2 * parallelism)) {
+      try (LocalFlinkCluster cluster =
+          LocalFlinkCluster.start(work.resolve("flink"), 2 * parallelism)) {
         if (modes.contains("latency")) {
           for (String interval : intervals) {
             latency(cluster, work, Long.parseLong(interval.trim()), latencyFiles, parallelism);
@@ -91,8 +100,13 @@ public final class WatchBenchmark {
     return DdlParser.parse(
         "CREATE TABLE logs (id BIGINT NOT NULL, name STRING, amount DOUBLE, ts TIMESTAMP(3),"
             + " `file.path` STRING NOT NULL METADATA VIRTUAL, dt STRING, `hour` STRING)"
-            + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '" + root
-            + "', 'format' = '" + format + "'" + extraOptions + ")");
+            + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
+            + root
+            + "', 'format' = '"
+            + format
+            + "'"
+            + extraOptions
+            + ")");
   }
 
   // ---- state ----
@@ -100,11 +114,13 @@ public final class WatchBenchmark {
   private static void state(Path work) throws Exception {
     TableSpec table = logs(work.resolve("sim"), "json", ", 'source.monitor-interval' = '10 s'");
     System.out.println();
-    System.out.println("| simulated files | arrival rate | files in the 10 min window | restriction at end | max after a poll |");
+    System.out.println(
+        "| simulated files | arrival rate | files in the 10 min window | restriction at end | max after a poll |");
     System.out.println("|---|---|---|---|---|");
     for (long files : new long[] {100_000, 1_000_000}) {
       for (double rate : new double[] {10, 100}) {
-        WatchDiagnostics.StateSize size = WatchDiagnostics.simulateArrivals(table, files, rate, 10_000);
+        WatchDiagnostics.StateSize size =
+            WatchDiagnostics.simulateArrivals(table, files, rate, 10_000);
         System.out.printf(
             "| %,d | %.0f files/s | %,d | %,d bytes | %,d bytes |%n",
             files, rate, size.seenEntries, size.finalBytes, size.maxBytes);
@@ -120,7 +136,9 @@ public final class WatchBenchmark {
     int partitions = 500;
     int filesPer = 20;
     for (int p = 0; p < partitions; p++) {
-      Path dir = root.resolve("dt=2020-05-" + (10 + p / 24)).resolve("hour=" + String.format("%02d", p % 24));
+      Path dir =
+          root.resolve("dt=2020-05-" + (10 + p / 24))
+              .resolve("hour=" + String.format("%02d", p % 24));
       Files.createDirectories(dir);
       for (int f = 0; f < filesPer; f++) {
         Path file = dir.resolve("part-" + f + ".json");
@@ -132,17 +150,25 @@ public final class WatchBenchmark {
       Files.setLastModifiedTime(success, FileTime.fromMillis(old));
     }
     System.out.println();
-    System.out.println("| 10 000 files in 500 partitions | files listed per poll | time per poll (one shard) | restriction |");
+    System.out.println(
+        "| 10 000 files in 500 partitions | files listed per poll | time per poll (one shard) | restriction |");
     System.out.println("|---|---|---|---|");
     for (boolean skip : new boolean[] {false, true}) {
       TableSpec table =
-          logs(root, "json", ", 'source.monitor-interval' = '10 s', 'source.monitor.skip-committed-partitions' = '" + skip + "'");
+          logs(
+              root,
+              "json",
+              ", 'source.monitor-interval' = '10 s', 'source.monitor.skip-committed-partitions' = '"
+                  + skip
+                  + "'");
       WatchDiagnostics.timePolls(table, 1, 3); // warm-up (JIT, directory cache)
       WatchDiagnostics.PollCost cost = WatchDiagnostics.timePolls(table, 1, 20);
       System.out.printf(
           "| %s | %,d | %.1f ms | %,d bytes |%n",
           skip ? "committed partitions skipped" : "every partition listed",
-          cost.filesListed, cost.millisPerPoll, cost.restrictionBytes);
+          cost.filesListed,
+          cost.millisPerPoll,
+          cost.restrictionBytes);
     }
   }
 
@@ -164,7 +190,9 @@ public final class WatchBenchmark {
     public void setup() {
       total = ROWS.computeIfAbsent(run, r -> new AtomicLong());
       mine = new AtomicLong();
-      ROWS_PER_INSTANCE.computeIfAbsent(run, r -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(mine);
+      ROWS_PER_INSTANCE
+          .computeIfAbsent(run, r -> new java.util.concurrent.CopyOnWriteArrayList<>())
+          .add(mine);
     }
 
     @ProcessElement
@@ -181,17 +209,21 @@ public final class WatchBenchmark {
     }
   }
 
-  private static FlinkPipelineOptions options(LocalFlinkCluster cluster, String name, int parallelism) {
-    FlinkPipelineOptions options = BenchJobs.options(cluster, name + "-" + System.nanoTime(), parallelism, 10_000);
+  private static FlinkPipelineOptions options(
+      LocalFlinkCluster cluster, String name, int parallelism) {
+    FlinkPipelineOptions options =
+        BenchJobs.options(cluster, name + "-" + System.nanoTime(), parallelism, 10_000);
     options.setObjectReuse(true);
     return options;
   }
 
-  private static void latency(LocalFlinkCluster cluster, Path work, long intervalMillis, int files, int parallelism)
+  private static void latency(
+      LocalFlinkCluster cluster, Path work, long intervalMillis, int files, int parallelism)
       throws Exception {
     Path root = work.resolve("latency-" + intervalMillis);
     Files.createDirectories(root);
-    TableSpec table = logs(root, "json", ", 'source.monitor-interval' = '" + intervalMillis + " ms'");
+    TableSpec table =
+        logs(root, "json", ", 'source.monitor-interval' = '" + intervalMillis + " ms'");
     String run = "latency-" + intervalMillis + "-";
     Pipeline pipeline = Pipeline.create(options(cluster, "watch-latency", parallelism));
     pipeline.apply(FileTableIO.read(table)).apply(ParDo.of(new FirstRowFn(run)));
@@ -206,7 +238,11 @@ public final class WatchBenchmark {
       Files.createDirectories(dir);
       Path target = dir.resolve("f" + i + ".json");
       Path hidden = dir.resolve(".f" + i + ".json.inprogress");
-      Files.writeString(hidden, "{\"id\": " + i + ", \"name\": \"n\", \"amount\": 1.5, \"ts\": \"2020-05-20 10:00:00.000\"}\n");
+      Files.writeString(
+          hidden,
+          "{\"id\": "
+              + i
+              + ", \"name\": \"n\", \"amount\": 1.5, \"ts\": \"2020-05-20 10:00:00.000\"}\n");
       Files.move(hidden, target, StandardCopyOption.ATOMIC_MOVE);
       long placed = System.currentTimeMillis();
       String key = run + target.toAbsolutePath();
@@ -235,7 +271,12 @@ public final class WatchBenchmark {
     LocalDateTime t0 = LocalDateTime.of(2020, 5, 20, 0, 0);
     long id = 0;
     for (int f = 0; f < files; f++) {
-      Path dir = table.options().rootPath().resolve("dt=2020-05-20").resolve("hour=" + String.format("%02d", f % 4));
+      Path dir =
+          table
+              .options()
+              .rootPath()
+              .resolve("dt=2020-05-20")
+              .resolve("hour=" + String.format("%02d", f % 4));
       Files.createDirectories(dir);
       Path file = dir.resolve("part-" + f + format.extension());
       try (OutputStream out = Files.newOutputStream(file);
@@ -250,16 +291,21 @@ public final class WatchBenchmark {
     }
   }
 
-  private static double timeRead(LocalFlinkCluster cluster, TableSpec table, long rows, String run, int parallelism)
+  private static double timeRead(
+      LocalFlinkCluster cluster, TableSpec table, long rows, String run, int parallelism)
       throws Exception {
     Pipeline pipeline = Pipeline.create(options(cluster, "watch-" + run, parallelism));
-    pipeline.apply(FileTableIO.read(table).withWatchShards(shards)).apply(ParDo.of(new FirstRowFn(run)));
+    pipeline
+        .apply(FileTableIO.read(table).withWatchShards(shards))
+        .apply(ParDo.of(new FirstRowFn(run)));
     long cpuStart = processCpuNanos();
     long start = System.nanoTime();
     JobID job = cluster.submit(pipeline);
     while (ROWS.getOrDefault(run, new AtomicLong()).get() < rows) {
-      if (cluster.status(job).isGloballyTerminalState() && ROWS.getOrDefault(run, new AtomicLong()).get() < rows) {
-        throw new IllegalStateException(run + " ended with " + ROWS.get(run) + " of " + rows + " rows");
+      if (cluster.status(job).isGloballyTerminalState()
+          && ROWS.getOrDefault(run, new AtomicLong()).get() < rows) {
+        throw new IllegalStateException(
+            run + " ended with " + ROWS.get(run) + " of " + rows + " rows");
       }
       Thread.sleep(10);
     }
@@ -270,16 +316,19 @@ public final class WatchBenchmark {
     }
     List<Long> perSubtask = new ArrayList<>();
     ROWS_PER_INSTANCE.getOrDefault(run, List.of()).forEach(n -> perSubtask.add(n.get()));
-    System.out.printf("  %s: %.2f s, JVM CPU %.1f s, rows per subtask %s%n", run, seconds, cpu, perSubtask);
+    System.out.printf(
+        "  %s: %.2f s, JVM CPU %.1f s, rows per subtask %s%n", run, seconds, cpu, perSubtask);
     return seconds;
   }
 
   private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 
-  private static void throughput(LocalFlinkCluster cluster, Path work, String format, long rows, int parallelism)
+  private static void throughput(
+      LocalFlinkCluster cluster, Path work, String format, long rows, int parallelism)
       throws Exception {
     Path root = work.resolve("throughput-" + format);
     TableSpec bounded = logs(root, format, "");

@@ -24,16 +24,20 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * A real single-node Kafka broker (KRaft: broker and controller in one process) on loopback with free
- * ports, for tests and {@code filetables demo --kafka}.
+ * A real single-node Kafka broker (KRaft: broker and controller in one process) on loopback with
+ * free ports, for tests and {@code filetables demo --kafka}.
  *
  * <p>It runs as a child JVM on the classpath that the {@code kafka-broker} module resolves into
  * {@code kafka-broker/target/broker.classpath}: the broker's Scala, Jackson and logging versions
- * never meet Beam's. Its data and log live under the directory given to {@link #start}. {@link #close}
- * stops the process (also done by a shutdown hook, so an aborted test or demo leaves no broker).
+ * never meet Beam's. Its data and log live under the directory given to {@link #start}. {@link
+ * #close} stops the process (also done by a shutdown hook, so an aborted test or demo leaves no
+ * broker).
  */
 public final class LocalKafkaBroker implements AutoCloseable {
-  /** System property naming the broker classpath file (or the classpath itself, when it holds no file). */
+  /**
+   * System property naming the broker classpath file (or the classpath itself, when it holds no
+   * file).
+   */
   public static final String CLASSPATH_PROPERTY = "filetables.kafka.broker.classpath";
 
   static final String CLASSPATH_FILE = "kafka-broker/target/broker.classpath";
@@ -52,7 +56,10 @@ public final class LocalKafkaBroker implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
-  /** Formats a fresh log directory under {@code directory}, starts the broker and waits until it answers. */
+  /**
+   * Formats a fresh log directory under {@code directory}, starts the broker and waits until it
+   * answers.
+   */
   public static LocalKafkaBroker start(Path directory) throws IOException {
     Files.createDirectories(directory);
     String classpath = brokerClasspath();
@@ -62,16 +69,31 @@ public final class LocalKafkaBroker implements AutoCloseable {
       controllerPort = freePort();
     }
     Path config = directory.resolve("server.properties");
-    Files.writeString(config, serverProperties(directory.resolve("data"), brokerPort, controllerPort), StandardCharsets.UTF_8);
+    Files.writeString(
+        config,
+        serverProperties(directory.resolve("data"), brokerPort, controllerPort),
+        StandardCharsets.UTF_8);
     Path log = directory.resolve("broker.log");
 
-    // KRaft needs a formatted log directory (what kafka-storage.sh format does) before the first start.
+    // KRaft needs a formatted log directory (what kafka-storage.sh format does) before the first
+    // start.
     Process format =
-        javaProcess(classpath, List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()), log, false);
+        javaProcess(
+            classpath,
+            List.of(
+                "kafka.tools.StorageTool",
+                "format",
+                "-t",
+                Uuid.randomUuid().toString(),
+                "-c",
+                config.toString()),
+            log,
+            false);
     try {
       if (!format.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || format.exitValue() != 0) {
         format.destroyForcibly();
-        throw new IOException("formatting the Kafka log directory failed; see " + log + ":\n" + tail(log));
+        throw new IOException(
+            "formatting the Kafka log directory failed; see " + log + ":\n" + tail(log));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -101,13 +123,19 @@ public final class LocalKafkaBroker implements AutoCloseable {
   /** Creates a topic with {@code partitions} partitions (replication 1). */
   public void createTopic(String topic, int partitions) {
     try (Admin admin = admin()) {
-      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+      admin
+          .createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+          .all()
+          .get(60, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("cannot create Kafka topic '" + topic + "': " + e, e);
     }
   }
 
-  /** A producer of byte arrays with {@code acks=all}, idempotence on and no batching delay beyond 5 ms. */
+  /**
+   * A producer of byte arrays with {@code acks=all}, idempotence on and no batching delay beyond 5
+   * ms.
+   */
   public KafkaProducer<byte[], byte[]> producer() {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -121,18 +149,27 @@ public final class LocalKafkaBroker implements AutoCloseable {
   /** Committed offsets of a consumer group, per partition (empty when nothing is committed). */
   public Map<org.apache.kafka.common.TopicPartition, Long> committedOffsets(String groupId) {
     try (Admin admin = admin()) {
-      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed =
-          admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-      Map<org.apache.kafka.common.TopicPartition, Long> offsets = new java.util.TreeMap<>(
-          java.util.Comparator.comparing(org.apache.kafka.common.TopicPartition::toString));
-      committed.forEach((tp, om) -> {
-        if (om != null) {
-          offsets.put(tp, om.offset());
-        }
-      });
+      Map<
+              org.apache.kafka.common.TopicPartition,
+              org.apache.kafka.clients.consumer.OffsetAndMetadata>
+          committed =
+              admin
+                  .listConsumerGroupOffsets(groupId)
+                  .partitionsToOffsetAndMetadata()
+                  .get(30, TimeUnit.SECONDS);
+      Map<org.apache.kafka.common.TopicPartition, Long> offsets =
+          new java.util.TreeMap<>(
+              java.util.Comparator.comparing(org.apache.kafka.common.TopicPartition::toString));
+      committed.forEach(
+          (tp, om) -> {
+            if (om != null) {
+              offsets.put(tp, om.offset());
+            }
+          });
       return offsets;
     } catch (Exception e) {
-      throw new IllegalStateException("cannot read the committed offsets of group '" + groupId + "': " + e, e);
+      throw new IllegalStateException(
+          "cannot read the committed offsets of group '" + groupId + "': " + e, e);
     }
   }
 
@@ -174,7 +211,13 @@ public final class LocalKafkaBroker implements AutoCloseable {
     Exception last = null;
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IOException("the Kafka broker exited with code " + process.exitValue() + "; its log " + log + " ends with:\n" + tail(log));
+        throw new IOException(
+            "the Kafka broker exited with code "
+                + process.exitValue()
+                + "; its log "
+                + log
+                + " ends with:\n"
+                + tail(log));
       }
       if (!accepts(bootstrapServers)) {
         sleep(200); // not listening yet: an admin client would only log connection warnings
@@ -193,13 +236,25 @@ public final class LocalKafkaBroker implements AutoCloseable {
       sleep(250);
     }
     throw new IOException(
-        "the Kafka broker did not answer on " + bootstrapServers + " within " + START_TIMEOUT.toSeconds() + " s (" + last + "); its log " + log + " ends with:\n" + tail(log));
+        "the Kafka broker did not answer on "
+            + bootstrapServers
+            + " within "
+            + START_TIMEOUT.toSeconds()
+            + " s ("
+            + last
+            + "); its log "
+            + log
+            + " ends with:\n"
+            + tail(log));
   }
 
   private static boolean accepts(String hostPort) {
     int colon = hostPort.lastIndexOf(':');
     try (java.net.Socket socket = new java.net.Socket()) {
-      socket.connect(new java.net.InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))), 500);
+      socket.connect(
+          new java.net.InetSocketAddress(
+              hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))),
+          500);
       return true;
     } catch (IOException e) {
       return false;
@@ -212,7 +267,10 @@ public final class LocalKafkaBroker implements AutoCloseable {
         "process.roles=broker,controller",
         "node.id=1",
         "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-        "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
+        "listeners=PLAINTEXT://127.0.0.1:"
+            + brokerPort
+            + ",CONTROLLER://127.0.0.1:"
+            + controllerPort,
         "advertised.listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
         "controller.listener.names=CONTROLLER",
         "inter.broker.listener.name=PLAINTEXT",
@@ -226,20 +284,29 @@ public final class LocalKafkaBroker implements AutoCloseable {
         "transaction.state.log.min.isr=1",
         "group.initial.rebalance.delay.ms=0",
         "log.retention.hours=-1",
-        "")
-        ;
+        "");
   }
 
-  private static Process javaProcess(String classpath, List<String> mainAndArgs, Path log, boolean append) throws IOException {
+  private static Process javaProcess(
+      String classpath, List<String> mainAndArgs, Path log, boolean append) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(javaBinary());
     // Small and quick to start: the broker shares 2 cores with the pipeline under test.
-    command.addAll(List.of("-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"));
+    command.addAll(
+        List.of(
+            "-Xms128m",
+            "-Xmx512m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Djava.awt.headless=true"));
     command.add("-cp");
     command.add(classpath);
     command.addAll(mainAndArgs);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    builder.redirectOutput(append ? ProcessBuilder.Redirect.appendTo(log.toFile()) : ProcessBuilder.Redirect.to(log.toFile()));
+    builder.redirectOutput(
+        append
+            ? ProcessBuilder.Redirect.appendTo(log.toFile())
+            : ProcessBuilder.Redirect.to(log.toFile()));
     return builder.start();
   }
 
@@ -279,7 +346,12 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
     throw new IOException(
         "no Kafka broker classpath: build the kafka-broker module first (mvn -pl kafka-broker generate-resources"
-            + " writes " + CLASSPATH_FILE + ") or set -D" + CLASSPATH_PROPERTY + "=<file>; looked at " + candidates);
+            + " writes "
+            + CLASSPATH_FILE
+            + ") or set -D"
+            + CLASSPATH_PROPERTY
+            + "=<file>; looked at "
+            + candidates);
   }
 
   private static int freePort() throws IOException {
@@ -311,5 +383,4 @@ public final class LocalKafkaBroker implements AutoCloseable {
   public String toString() {
     return "Kafka broker at " + bootstrapServers + " (" + directory + ")";
   }
-
 }

@@ -42,7 +42,8 @@ public final class RowProducer {
     }
     producer.flush(); // every callback has run when flush returns
     if (failure.get() != null) {
-      throw new IllegalStateException("producing to Kafka topic '" + topic + "' failed: " + failure.get(), failure.get());
+      throw new IllegalStateException(
+          "producing to Kafka topic '" + topic + "' failed: " + failure.get(), failure.get());
     }
   }
 }

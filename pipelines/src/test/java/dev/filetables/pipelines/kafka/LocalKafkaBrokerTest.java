@@ -14,8 +14,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The child-process broker starts, takes records and hands them back, and stops. */
@@ -29,7 +29,8 @@ class LocalKafkaBrokerTest {
       broker.createTopic("t", 2);
       try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
         for (int i = 0; i < 10; i++) {
-          producer.send(new ProducerRecord<>("t", i % 2, null, ("v" + i).getBytes(StandardCharsets.UTF_8)));
+          producer.send(
+              new ProducerRecord<>("t", i % 2, null, ("v" + i).getBytes(StandardCharsets.UTF_8)));
         }
       }
       Properties p = new Properties();
@@ -50,7 +51,8 @@ class LocalKafkaBrokerTest {
       }
       values.sort(null);
       assertEquals(List.of("v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"), values);
-      assertEquals(10L, broker.committedOffsets("g").values().stream().mapToLong(Long::longValue).sum());
+      assertEquals(
+          10L, broker.committedOffsets("g").values().stream().mapToLong(Long::longValue).sum());
     }
   }
 }

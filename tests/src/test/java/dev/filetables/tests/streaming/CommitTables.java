@@ -39,7 +39,9 @@ final class CommitTables {
 
   private CommitTables() {}
 
-  /** The table, committed {@code delay} (a Flink duration, e.g. {@code 1 h}) after partition time. */
+  /**
+   * The table, committed {@code delay} (a Flink duration, e.g. {@code 1 h}) after partition time.
+   */
   static TableSpec table(Path dir, String name, String delay) {
     return table(dir, name, Map.of(TableOptions.COMMIT_DELAY, delay));
   }
@@ -72,7 +74,9 @@ final class CommitTables {
         .doneWhen(t -> committedPartitions(t).size() == orders.partitions());
   }
 
-  /** {@link FileTableIO#write}, its published files also going to a {@link WatermarkRaceWitness}. */
+  /**
+   * {@link FileTableIO#write}, its published files also going to a {@link WatermarkRaceWitness}.
+   */
   static final class WriteAndWatch extends PTransform<PCollection<Row>, PDone> {
     private static final long serialVersionUID = 1L;
     private final TableSpec table;
@@ -109,14 +113,17 @@ final class CommitTables {
       try (var files = Files.walk(root)) {
         files
             .filter(p -> p.getFileName().toString().equals(SUCCESS))
-            .forEach(p -> committed.add(root.relativize(p.getParent()).toString().replace('\\', '/')));
+            .forEach(
+                p -> committed.add(root.relativize(p.getParent()).toString().replace('\\', '/')));
         return committed;
       } catch (IOException | UncheckedIOException e) {
         boolean vanished =
             e instanceof java.nio.file.NoSuchFileException
                 || e.getCause() instanceof java.nio.file.NoSuchFileException;
         if (!vanished || attempt >= 10) {
-          throw e instanceof UncheckedIOException ? (UncheckedIOException) e : new UncheckedIOException((IOException) e);
+          throw e instanceof UncheckedIOException
+              ? (UncheckedIOException) e
+              : new UncheckedIOException((IOException) e);
         }
         committed.clear();
       }
@@ -135,7 +142,11 @@ final class CommitTables {
     Map<String, Set<String>> files = new TreeMap<>();
     contents
         .files()
-        .forEach(f -> files.computeIfAbsent(f.partitionPath(), p -> new TreeSet<>()).add(f.path().getFileName().toString()));
+        .forEach(
+            f ->
+                files
+                    .computeIfAbsent(f.partitionPath(), p -> new TreeSet<>())
+                    .add(f.path().getFileName().toString()));
     return files;
   }
 
@@ -155,8 +166,8 @@ final class CommitTables {
    * became visible after a commit: no late data in this input); the success file's manifest lists
    * exactly the visible files, with the right row count.
    */
-  static void assertCommittedExactlyAsVisible(TableSpec table, TableContents contents, Set<String> partitions)
-      throws IOException {
+  static void assertCommittedExactlyAsVisible(
+      TableSpec table, TableContents contents, Set<String> partitions) throws IOException {
     Map<String, Long> finalRows = rowsPerPartition(contents);
     Map<String, Set<String>> finalFiles = filesPerPartition(contents);
     List<Commit> commits = RecordingCommitPolicy.commits(root(table));
@@ -170,12 +181,20 @@ final class CommitTables {
     for (Commit commit : commits) {
       if (commit.visibleRows != finalRows.get(commit.partition)
           || !commit.visibleFiles.equals(finalFiles.get(commit.partition))) {
-        early.add(commit + " but finally " + finalRows.get(commit.partition) + " rows in "
-            + finalFiles.get(commit.partition).size() + " files");
+        early.add(
+            commit
+                + " but finally "
+                + finalRows.get(commit.partition)
+                + " rows in "
+                + finalFiles.get(commit.partition).size()
+                + " files");
       }
       assertTrue(
           commit.visibleFiles.containsAll(commit.contextFiles),
-          "the commit context listed files that were not visible: " + commit.contextFiles + " vs " + commit.visibleFiles);
+          "the commit context listed files that were not visible: "
+              + commit.contextFiles
+              + " vs "
+              + commit.visibleFiles);
     }
     assertEquals(List.of(), early, "commits that saw less than the final partition");
     for (String partition : partitions) {
@@ -187,7 +206,9 @@ final class CommitTables {
       // to the commit (merged files of auto-compaction; announced part files have theirs)
       if (!manifest.json().path("rowCount").isNull()) {
         assertEquals(
-            (long) finalRows.get(partition), manifest.json().path("rowCount").asLong(), "manifest rows of " + partition);
+            (long) finalRows.get(partition),
+            manifest.json().path("rowCount").asLong(),
+            "manifest rows of " + partition);
       }
     }
   }

@@ -44,8 +44,11 @@ class CompactionExactlyOnceTest {
 
   @TempDir Path dir;
 
-  /** (table, point) pairs that already crashed: each crashes once, from its second occurrence on. */
+  /**
+   * (table, point) pairs that already crashed: each crashes once, from its second occurrence on.
+   */
   private final Set<String> crashed = ConcurrentHashMap.newKeySet();
+
   private final Map<String, AtomicInteger> reached = new ConcurrentHashMap<>();
 
   @AfterEach
@@ -57,28 +60,36 @@ class CompactionExactlyOnceTest {
     return StreamingTables.compacted(dir, name, format, Map.of());
   }
 
-  /** A compacted table whose partitions are committed (success file with manifest) after partition time. */
+  /**
+   * A compacted table whose partitions are committed (success file with manifest) after partition
+   * time.
+   */
   private static SinkUnderTest compactedAndCommitted(Path dir, String name, String format) {
     SinkUnderTest sink =
         StreamingTables.compacted(
             dir,
             name,
             format,
-                Map.of(
-                    TableOptions.COMMIT_TRIGGER, "partition-time",
-                    TableOptions.COMMIT_DELAY, "1 h",
-                    TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-                    TableOptions.COMMIT_POLICY_KIND, "success-file",
-                    TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true"));
+            Map.of(
+                TableOptions.COMMIT_TRIGGER, "partition-time",
+                TableOptions.COMMIT_DELAY, "1 h",
+                TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
+                TableOptions.COMMIT_POLICY_KIND, "success-file",
+                TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true"));
     return sink.doneWhen(t -> CommitTables.committedPartitions(t).size() == ORDERS.partitions());
   }
 
   /** Every partition has a success file whose manifest lists exactly its visible (merged) files. */
-  private static void assertCommittedAfterCompaction(TableSpec table, ExactlyOnceCheck check) throws Exception {
+  private static void assertCommittedAfterCompaction(TableSpec table, ExactlyOnceCheck check)
+      throws Exception {
     Map<String, java.util.Set<String>> visible = CommitTables.filesPerPartition(check.contents);
     Map<String, Long> rows = CommitTables.rowsPerPartition(check.contents);
-    assertEquals(ORDERS.partitions(), visible.size(), table.name() + ": partitions " + visible.keySet());
-    assertEquals(visible.keySet(), CommitTables.committedPartitions(table), table.name() + ": partitions with a success file");
+    assertEquals(
+        ORDERS.partitions(), visible.size(), table.name() + ": partitions " + visible.keySet());
+    assertEquals(
+        visible.keySet(),
+        CommitTables.committedPartitions(table),
+        table.name() + ": partitions with a success file");
     for (String partition : visible.keySet()) {
       Path partitionDir = CommitTables.root(table).resolve(partition);
       CommitManifest manifest = CommitManifest.read(partitionDir.resolve(CommitTables.SUCCESS));
@@ -88,7 +99,10 @@ class CompactionExactlyOnceTest {
           new java.util.TreeSet<>(manifest.files().keySet()),
           table.name() + " " + partition + ": committed before its compaction ended?");
       if (!manifest.json().path("rowCount").isNull()) {
-        assertEquals((long) rows.get(partition), manifest.json().path("rowCount").asLong(), table.name() + " " + partition);
+        assertEquals(
+            (long) rows.get(partition),
+            manifest.json().path("rowCount").asLong(),
+            table.name() + " " + partition);
       }
     }
   }
@@ -127,7 +141,8 @@ class CompactionExactlyOnceTest {
           String key = table + " " + point;
           // only while the input has not ended (fewer emissions, replays included, than rows):
           // after it ends no checkpoint follows and the last groups are published at once, a
-          // stretch no commit step can make exactly-once (see docs/compaction.md). Crashes come early (the
+          // stretch no commit step can make exactly-once (see docs/compaction.md). Crashes come
+          // early (the
           // second occurrence of each point), so the 8 of them, each a restore that replays rows
           // and thus counts emissions again, all happen well before that.
           EmitLog log = StreamingScenarios.runningLog;
@@ -135,7 +150,8 @@ class CompactionExactlyOnceTest {
           if (reached.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() >= 2
               && emitting
               && crashed.add(key)) {
-            throw new IllegalStateException("Injected compaction crash: " + key + " (" + mergedFile + ")");
+            throw new IllegalStateException(
+                "Injected compaction crash: " + key + " (" + mergedFile + ")");
           }
         });
     long seed = FailureSeeds.seed(test);
@@ -152,7 +168,9 @@ class CompactionExactlyOnceTest {
         if (point == Point.AFTER_RENAME) {
           continue; // a group of one file, not always formed here: ExactlyOnceUnderFailuresTest
         }
-        assertTrue(crashed.contains(table + " " + point), "crash injected at " + table + " " + point + ": " + crashed);
+        assertTrue(
+            crashed.contains(table + " " + point),
+            "crash injected at " + table + " " + point + ": " + crashed);
       }
     }
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
@@ -167,7 +185,12 @@ class CompactionExactlyOnceTest {
                   .filter(f -> CompactedFileName.isCompacted(f.path().getFileName().toString()))
                   .count();
           assertTrue(merged > 0, table + ": no merged file among " + check.contents.files().size());
-          LOG.info("{}: {} visible files, {} of them merged; {}", table, check.contents.files().size(), merged, outcome.run);
+          LOG.info(
+              "{}: {} visible files, {} of them merged; {}",
+              table,
+              check.contents.files().size(),
+              merged,
+              outcome.run);
         });
     for (SinkUnderTest sink : sinks) {
       assertCommittedAfterCompaction(sink.table, outcome.checks.get(sink.table.name()));

@@ -74,7 +74,10 @@ class EndOfInputExactlyOnceTest {
     CompactionFailpoints.reset();
   }
 
-  /** A JSON table (compacted or not) committed with a success file and manifest, written under {@code uuid}. */
+  /**
+   * A JSON table (compacted or not) committed with a success file and manifest, written under
+   * {@code uuid}.
+   */
   private SinkUnderTest sink(String name, boolean compaction, String uuid) {
     return sink(dir, name, compaction, uuid);
   }
@@ -97,40 +100,57 @@ class EndOfInputExactlyOnceTest {
     return path.contains("orders_compacted") ? "compacted" : "plain";
   }
 
-  /** Counts every point reached per table; throws once at {@code crashAt} (per table if {@code perTable}). */
+  /**
+   * Counts every point reached per table; throws once at {@code crashAt} (per table if {@code
+   * perTable}).
+   */
   private void crashOnceAt(Point crashAt, boolean perTable) {
     CompactionFailpoints.set(
         (point, file) -> {
           String key = tableOf(file) + " " + point;
           reached.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
           if (point == crashAt && crashed.add(perTable ? tableOf(file) : "once")) {
-            throw new IllegalStateException("Injected end-of-input crash at " + key + " (" + file + ")");
+            throw new IllegalStateException(
+                "Injected end-of-input crash at " + key + " (" + file + ")");
           }
         });
   }
 
   private static List<Path> intents(TableSpec table) throws IOException {
     try (Stream<Path> files = Files.walk(CommitTables.root(table))) {
-      return files.filter(p -> IntentFileName.isIntent(p.getFileName().toString())).collect(Collectors.toList());
+      return files
+          .filter(p -> IntentFileName.isIntent(p.getFileName().toString()))
+          .collect(Collectors.toList());
     }
   }
 
-  private static void assertCompleteAndCommitted(TableSpec table, ExactlyOnceCheck check) throws Exception {
+  private static void assertCompleteAndCommitted(TableSpec table, ExactlyOnceCheck check)
+      throws Exception {
     assertEquals(List.of(), check.exactlyOnceProblems(), check.toString());
     assertEquals(ROWS, check.visibleRows, check.toString());
     assertEquals(List.of(), check.contents.inProgressFiles(), table.name() + ": hidden files left");
     assertEquals(List.of(), intents(table), table.name() + ": intents left");
     Map<String, Set<String>> visible = CommitTables.filesPerPartition(check.contents);
     Map<String, Long> rows = CommitTables.rowsPerPartition(check.contents);
-    assertEquals(ORDERS.partitions(), visible.size(), table.name() + ": partitions " + visible.keySet());
-    assertEquals(visible.keySet(), CommitTables.committedPartitions(table), table.name() + ": partitions with a success file");
+    assertEquals(
+        ORDERS.partitions(), visible.size(), table.name() + ": partitions " + visible.keySet());
+    assertEquals(
+        visible.keySet(),
+        CommitTables.committedPartitions(table),
+        table.name() + ": partitions with a success file");
     for (String partition : visible.keySet()) {
       Path partitionDir = CommitTables.root(table).resolve(partition);
       CommitManifest manifest = CommitManifest.read(partitionDir.resolve(CommitTables.SUCCESS));
       assertEquals(List.of(), manifest.verify(partitionDir), table.name() + " " + partition);
-      assertEquals(visible.get(partition), new TreeSet<>(manifest.files().keySet()), table.name() + " " + partition);
+      assertEquals(
+          visible.get(partition),
+          new TreeSet<>(manifest.files().keySet()),
+          table.name() + " " + partition);
       if (!manifest.json().path("rowCount").isNull()) {
-        assertEquals((long) rows.get(partition), manifest.json().path("rowCount").asLong(), table.name() + " " + partition);
+        assertEquals(
+            (long) rows.get(partition),
+            manifest.json().path("rowCount").asLong(),
+            table.name() + " " + partition);
       }
     }
   }
@@ -144,14 +164,23 @@ class EndOfInputExactlyOnceTest {
     crashOnceAt(Point.END_OF_INPUT_PREPARED, false);
     long start = System.nanoTime();
     FailureOutcome outcome =
-        StreamingScenarios.runWithFailures(dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 0, 1L, Duration.ofSeconds(90));
-    LOG.info("Crashed: {}; reached: {}; {} in {} ms", crashed, reached, outcome.run, (System.nanoTime() - start) / 1_000_000);
+        StreamingScenarios.runWithFailures(
+            dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 0, 1L, Duration.ofSeconds(90));
+    LOG.info(
+        "Crashed: {}; reached: {}; {} in {} ms",
+        crashed,
+        reached,
+        outcome.run,
+        (System.nanoTime() - start) / 1_000_000);
 
     assertTrue(crashed.contains("once"), "the end timer never prepared anything: " + reached);
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     for (String table : List.of("plain", "compacted")) {
       assertTrue(
-          reached.getOrDefault(table + " " + Point.END_OF_INPUT_PUBLISHED, new AtomicInteger()).get() > 0,
+          reached
+                  .getOrDefault(table + " " + Point.END_OF_INPUT_PUBLISHED, new AtomicInteger())
+                  .get()
+              > 0,
           table + ": nothing published at the final checkpoint after the replay: " + reached);
     }
     for (SinkUnderTest sink : sinks) {
@@ -182,26 +211,32 @@ class EndOfInputExactlyOnceTest {
       reached.clear();
       crashOnceAt(Point.END_OF_INPUT_PUBLISHED, true);
       outcome =
-          StreamingScenarios.runWithFailures(base, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 0, 1L, Duration.ofSeconds(90));
+          StreamingScenarios.runWithFailures(
+              base, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 0, 1L, Duration.ofSeconds(90));
       LOG.info("Run {}: crashed: {}; reached: {}; {}", attempt, crashed, reached, outcome.run);
     }
 
     assertFalse(crashed.isEmpty(), "the callback never ran in three runs: " + reached);
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     // the crash left work undone, which finishing the write (the harness, as the CLI) published
-    assertTrue(outcome.run.leftWorkForThePostJobPublish(), "the job ended with nothing left: " + outcome.run);
+    assertTrue(
+        outcome.run.leftWorkForThePostJobPublish(),
+        "the job ended with nothing left: " + outcome.run);
     LOG.info("Post-job publish: {}", outcome.run.leftovers);
 
     for (SinkUnderTest sink : sinks) {
       ExactlyOnceCheck check = ExactlyOnceCheck.of(sink.table, ORDERS, ROWS);
       assertCompleteAndCommitted(sink.table, check);
-      assertTrue(FileTableIO.finishWrite(sink.table, uuids.get(sink.table.name())).isEmpty(), "a second run has nothing to do");
+      assertTrue(
+          FileTableIO.finishWrite(sink.table, uuids.get(sink.table.name())).isEmpty(),
+          "a second run has nothing to do");
     }
   }
+
   /**
-   * An endless stream stopped with {@code --drain} (stop with a savepoint; the input "ends" and
-   * the synchronous savepoint is the final checkpoint): the files prepared at the drain are
-   * published by the callback at that savepoint, without any post-job publish.
+   * An endless stream stopped with {@code --drain} (stop with a savepoint; the input "ends" and the
+   * synchronous savepoint is the final checkpoint): the files prepared at the drain are published
+   * by the callback at that savepoint, without any post-job publish.
    */
   @Test
   void aDrainedStopPublishesTheLastFilesAtItsSavepoint() throws Exception {
@@ -214,11 +249,14 @@ class EndOfInputExactlyOnceTest {
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
     FailureInjector.Plan none = FailureInjector.none();
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
-      OrdersSource endless = OrdersSource.of(ORDERS).withRowsPerSecond(ROWS_PER_SECOND).withEmitLog(logId);
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+      OrdersSource endless =
+          OrdersSource.of(ORDERS).withRowsPerSecond(ROWS_PER_SECOND).withEmitLog(logId);
       JobID job =
           cluster.submit(
-              StreamingScenarios.pipeline(StreamingScenarios.options(cluster, "drain"), endless, none, sinks));
+              StreamingScenarios.pipeline(
+                  StreamingScenarios.options(cluster, "drain"), endless, none, sinks));
       cluster.awaitAllTasksRunning(job, Duration.ofSeconds(60));
       cluster.awaitCompletedCheckpoints(job, 2, Duration.ofSeconds(60));
       StreamingScenarios.awaitEmitted(log, 3_000, Duration.ofSeconds(60));
@@ -228,7 +266,10 @@ class EndOfInputExactlyOnceTest {
       LOG.info("Drained after {} rows; reached: {}", emitted, reached);
       for (String table : List.of("plain", "compacted")) {
         assertTrue(
-            reached.getOrDefault(table + " " + Point.END_OF_INPUT_PUBLISHED, new AtomicInteger()).get() > 0,
+            reached
+                    .getOrDefault(table + " " + Point.END_OF_INPUT_PUBLISHED, new AtomicInteger())
+                    .get()
+                > 0,
             table + ": nothing prepared at the drain and published at its savepoint: " + reached);
       }
       for (SinkUnderTest sink : sinks) {
@@ -236,8 +277,10 @@ class EndOfInputExactlyOnceTest {
         ExactlyOnceCheck check = ExactlyOnceCheck.of(sink.table, ORDERS, 2 * emitted);
         assertEquals(0, check.duplicateRows, check.toString());
         assertEquals(emitted, check.visibleRows, check.toString());
-        assertEquals(List.of(), intents(sink.table), sink.table.name() + ": intents left after the drain");
-        assertEquals(List.of(), check.contents.inProgressFiles(), sink.table.name() + ": hidden files left");
+        assertEquals(
+            List.of(), intents(sink.table), sink.table.name() + ": intents left after the drain");
+        assertEquals(
+            List.of(), check.contents.inProgressFiles(), sink.table.name() + ": hidden files left");
       }
     } finally {
       EmitLog.remove(logId);

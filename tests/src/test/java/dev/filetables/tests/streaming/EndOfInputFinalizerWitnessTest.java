@@ -14,6 +14,7 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -22,7 +23,6 @@ import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
@@ -42,10 +42,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * WITNESS (not a product test) for docs/compaction.md, "Runner behaviour this relies on": on Beam 2.62's Flink
- * runner (Flink 1.19, checkpoints after tasks finished on by default), a bundle finalizer that a
- * keyed DoFn registers from its end-of-input event-time timer runs, when the job's final
- * checkpoint completes, before the task (and the job) finishes.
+ * WITNESS (not a product test) for docs/compaction.md, "Runner behaviour this relies on": on Beam
+ * 2.62's Flink runner (Flink 1.19, checkpoints after tasks finished on by default), a bundle
+ * finalizer that a keyed DoFn registers from its end-of-input event-time timer runs, when the job's
+ * final checkpoint completes, before the task (and the job) finishes.
  *
  * <p>{@code @OnTimer} gets no {@code BundleFinalizer} on non-portable runners (the argument
  * provider throws), so the DoFn keeps the one handed to {@code @ProcessElement}: {@code
@@ -53,45 +53,71 @@ import org.slf4j.LoggerFactory;
  * collects whatever was registered with it since the previous snapshot, here the final checkpoint
  * taken after {@code finish()} (which fires the end-of-window timers).
  */
-// A witness of runner behaviour for a design study (docs/compaction.md, "Runner behaviour this relies on"), not a
+// A witness of runner behaviour for a design study (docs/compaction.md, "Runner behaviour this
+// relies on"), not a
 // product test: it depends on Flink's final checkpoint timing, so it runs only on request:
-// mvn -B -o test -pl tests -am -Dsurefire.failIfNoSpecifiedTests=false -Dtest=EndOfInputFinalizerWitnessTest -Dfiletables.witness=true
+// mvn -B -o test -pl tests -am -Dsurefire.failIfNoSpecifiedTests=false
+// -Dtest=EndOfInputFinalizerWitnessTest -Dfiletables.witness=true
 @EnabledIfSystemProperty(named = "filetables.witness", matches = "true")
 class EndOfInputFinalizerWitnessTest {
   private static final Logger LOG = LoggerFactory.getLogger(EndOfInputFinalizerWitnessTest.class);
   private static final int KEYS = 4;
+
   /** Per key: end timer fired (1) and finalizer ran (2). */
   static final Map<String, Integer> STAGE = new ConcurrentHashMap<>();
+
   static final AtomicInteger ENDS = new AtomicInteger();
   static final AtomicInteger FINALIZED = new AtomicInteger();
   static final AtomicInteger SETUPS = new AtomicInteger();
-  /** When set, the first end-of-input finalizer to run throws (a failure after the final checkpoint). */
-  static final java.util.concurrent.atomic.AtomicBoolean FAIL_ONCE = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * When set, the first end-of-input finalizer to run throws (a failure after the final
+   * checkpoint).
+   */
+  static final java.util.concurrent.atomic.AtomicBoolean FAIL_ONCE =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   @TempDir Path dir;
 
   @Test
   void finalizerRegisteredAtEndOfInputRunsAtTheFinalCheckpoint() throws Exception {
     JobStatus status = run(false);
-    LOG.info("job {}: {} end timers fired, {} end-of-input finalizers ran: {}", status, ENDS.get(), FINALIZED.get(), STAGE);
+    LOG.info(
+        "job {}: {} end timers fired, {} end-of-input finalizers ran: {}",
+        status,
+        ENDS.get(),
+        FINALIZED.get(),
+        STAGE);
     assertEquals(JobStatus.FINISHED, status);
     assertEquals(KEYS, ENDS.get(), "end-of-input timers fired");
-    assertEquals(KEYS, FINALIZED.get(), "finalizers registered at the end of the input that ran before the job finished");
+    assertEquals(
+        KEYS,
+        FINALIZED.get(),
+        "finalizers registered at the end of the input that ran before the job finished");
     STAGE.values().forEach(s -> assertTrue(s == 2, "stages " + STAGE));
   }
 
   /**
-   * A failure inside the end-of-input finalizer, i.e. after the final checkpoint completed: what does
-   * the restore do with the finished operator? Only logged here, see the assertions for what was seen.
+   * A failure inside the end-of-input finalizer, i.e. after the final checkpoint completed: what
+   * does the restore do with the finished operator? Only logged here, see the assertions for what
+   * was seen.
    */
   @Test
   void failureInTheEndOfInputFinalizer() throws Exception {
     JobStatus status = run(true);
-    LOG.info("with a failure in a finalizer: job {}: {} DoFn setups, {} end timers fired, {} end-of-input finalizers ran: {}",
-        status, SETUPS.get(), ENDS.get(), FINALIZED.get(), STAGE);
+    LOG.info(
+        "with a failure in a finalizer: job {}: {} DoFn setups, {} end timers fired, {} end-of-input finalizers ran: {}",
+        status,
+        SETUPS.get(),
+        ENDS.get(),
+        FINALIZED.get(),
+        STAGE);
     assertEquals(JobStatus.FINISHED, status);
-    assertEquals(KEYS, ENDS.get(), "end timers: the restore does not run the finished operator again");
-    assertTrue(FINALIZED.get() < KEYS, "the failed finalizer's work is lost, yet the job finished: " + STAGE);
+    assertEquals(
+        KEYS, ENDS.get(), "end timers: the restore does not run the finished operator again");
+    assertTrue(
+        FINALIZED.get() < KEYS,
+        "the failed finalizer's work is lost, yet the job finished: " + STAGE);
   }
 
   private JobStatus run(boolean failOnce) throws Exception {
@@ -108,9 +134,15 @@ class EndOfInputFinalizerWitnessTest {
       options.setCheckpointingInterval(1_000L);
       Pipeline p = Pipeline.create(options);
       PCollection<Row> rows =
-          p.apply(Read.from(OrdersSource.of(Orders.withPartitions(4)).withTotalRows(2_000).withRowsPerSecond(2_000)))
+          p.apply(
+                  Read.from(
+                      OrdersSource.of(Orders.withPartitions(4))
+                          .withTotalRows(2_000)
+                          .withRowsPerSecond(2_000)))
               .setRowSchema(Orders.SCHEMA);
-      rows.apply(WithKeys.of((Row r) -> Long.toString(r.getInt64("order_id") % KEYS)).withKeyType(TypeDescriptors.strings()))
+      rows.apply(
+              WithKeys.of((Row r) -> Long.toString(r.getInt64("order_id") % KEYS))
+                  .withKeyType(TypeDescriptors.strings()))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()))
           .apply("EndFinalizer", ParDo.of(new EndFinalizerFn()));
       JobID job = cluster.submit(p);
@@ -125,8 +157,11 @@ class EndOfInputFinalizerWitnessTest {
   }
 
   static final class EndFinalizerFn extends DoFn<KV<String, Row>, Void> {
-    @StateId("n") final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
-    @TimerId("end") final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+    @StateId("n")
+    final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
+
+    @TimerId("end")
+    final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
     /** The operator-wide finalizer, kept from @ProcessElement for the end-of-input timer. */
     private transient BundleFinalizer finalizer;
@@ -159,7 +194,8 @@ class EndOfInputFinalizerWitnessTest {
             // outside any keyed context: only what the closure captured is at hand
             LOG.info("end-of-input finalizer of key {} ({} rows) runs", key, rows);
             if (FAIL_ONCE.compareAndSet(true, false)) {
-              throw new IllegalStateException("injected failure in the end-of-input finalizer of key " + key);
+              throw new IllegalStateException(
+                  "injected failure in the end-of-input finalizer of key " + key);
             }
             STAGE.put(key, 2);
             FINALIZED.incrementAndGet();

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Measures, for a finite stream on Flink {@code [local]} (parallelism 2, checkpoints every 500 ms,
- * JSON, partitions committed), the time from the source's last row to the job's {@code FINISHED}. Prints figures, asserts nothing; runs only with {@code
- * -Dfiletables.probe=true}.
+ * JSON, partitions committed), the time from the source's last row to the job's {@code FINISHED}.
+ * Prints figures, asserts nothing; runs only with {@code -Dfiletables.probe=true}.
  */
 @EnabledIfSystemProperty(named = "filetables.probe", matches = "true")
 class EndOfInputLatencyProbe {
@@ -37,18 +37,26 @@ class EndOfInputLatencyProbe {
 
   @Test
   void endOfInputToFinished() throws Exception {
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
       for (int run = 1; run <= 3; run++) {
         TableSpec table =
-            CommitTables.table(dir, "orders_" + run, Map.of(TableOptions.COMMIT_POLICY_KIND, "success-file"));
+            CommitTables.table(
+                dir, "orders_" + run, Map.of(TableOptions.COMMIT_POLICY_KIND, "success-file"));
         SinkUnderTest sink = new SinkUnderTest(table, t -> FileTableIO.write(t));
         String logId = UUID.randomUUID().toString();
         EmitLog log = EmitLog.create(logId, false);
         try {
-          OrdersSource source = OrdersSource.of(ORDERS).withTotalRows(ROWS).withRowsPerSecond(4_000).withEmitLog(logId);
+          OrdersSource source =
+              OrdersSource.of(ORDERS)
+                  .withTotalRows(ROWS)
+                  .withRowsPerSecond(4_000)
+                  .withEmitLog(logId);
           FlinkPipelineOptions options = StreamingScenarios.options(cluster, "latency");
           JobID job =
-              cluster.submit(StreamingScenarios.pipeline(options, source, FailureInjector.none(), List.of(sink)));
+              cluster.submit(
+                  StreamingScenarios.pipeline(
+                      options, source, FailureInjector.none(), List.of(sink)));
           long[] endOfInput = {-1};
           Thread watcher =
               new Thread(
@@ -72,7 +80,10 @@ class EndOfInputLatencyProbe {
           watcher.join(1000);
           LOG.info(
               "PROBE run {}: {} checkpoints; last row emitted -> job {} in {} ms; {} visible rows",
-              run, cluster.completedCheckpoints(job), status, (finished - endOfInput[0]) / 1_000_000,
+              run,
+              cluster.completedCheckpoints(job),
+              status,
+              (finished - endOfInput[0]) / 1_000_000,
               TableContents.scan(table).rowCount());
         } finally {
           EmitLog.remove(logId);

@@ -13,9 +13,9 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Compares what readers of an orders table see with the rows {@code 0 .. totalRows-1} of
- * {@link Orders}: every row id at most once (no duplicates), each with exactly its expected values
- * and partition (no corruption), every visible file complete (it reads without error) and, for a
+ * Compares what readers of an orders table see with the rows {@code 0 .. totalRows-1} of {@link
+ * Orders}: every row id at most once (no duplicates), each with exactly its expected values and
+ * partition (no corruption), every visible file complete (it reads without error) and, for a
  * finished write, every id present (no loss). Also counts the hidden files readers skip.
  *
  * <p>Two readers judge: FileTables' own ({@link TableContents}) and an {@link IndependentReader}
@@ -36,11 +36,16 @@ final class ExactlyOnceCheck {
   final List<Long> missingExamples;
   final List<String> wrongRows;
   final List<String> unexpectedRows;
+
   /** What the independent reader saw, against the expected rows. */
   final IndependentReader.Verdict independent;
 
   private ExactlyOnceCheck(
-      String table, long totalRows, TableContents contents, Tally tally, IndependentReader.Verdict independent) {
+      String table,
+      long totalRows,
+      TableContents contents,
+      Tally tally,
+      IndependentReader.Verdict independent) {
     this.independent = independent;
     this.table = table;
     this.totalRows = totalRows;
@@ -75,14 +80,19 @@ final class ExactlyOnceCheck {
         TableContents.scan(table, (row, file) -> tally.add(row, Path.of(file.path())));
     IndependentReader.Verdict independent;
     try {
-      independent = IndependentReader.compare(IndependentReader.expected(orders, totalRows), IndependentReader.rows(table));
+      independent =
+          IndependentReader.compare(
+              IndependentReader.expected(orders, totalRows), IndependentReader.rows(table));
     } catch (Exception e) {
-      throw new IOException("The independent reader cannot read table " + table.name() + ": " + e, e);
+      throw new IOException(
+          "The independent reader cannot read table " + table.name() + ": " + e, e);
     }
     return new ExactlyOnceCheck(table.name(), totalRows, contents, tally, independent);
   }
 
-  /** No duplicate, wrong, unexpected or unreadable rows/files (a prefix of the write is visible). */
+  /**
+   * No duplicate, wrong, unexpected or unreadable rows/files (a prefix of the write is visible).
+   */
   List<String> consistencyProblems() {
     List<String> problems = new ArrayList<>();
     if (duplicateRows > 0) {
@@ -113,10 +123,27 @@ final class ExactlyOnceCheck {
 
   @Override
   public String toString() {
-    return "table " + table + ": " + visibleRows + " visible rows (" + distinctRows + " distinct of "
-        + totalRows + ", " + duplicateRows + " duplicates, " + missingRows + " missing) in "
-        + contents + "; " + IndependentReader.NAME + ": " + independent.missing + " missing, "
-        + independent.extra + " too many";
+    return "table "
+        + table
+        + ": "
+        + visibleRows
+        + " visible rows ("
+        + distinctRows
+        + " distinct of "
+        + totalRows
+        + ", "
+        + duplicateRows
+        + " duplicates, "
+        + missingRows
+        + " missing) in "
+        + contents
+        + "; "
+        + IndependentReader.NAME
+        + ": "
+        + independent.missing
+        + " missing, "
+        + independent.extra
+        + " too many";
   }
 
   /** Counts per id while the table is scanned. */

@@ -7,8 +7,8 @@ import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.transforms.sink.SinkFailpoints;
-import dev.filetables.transforms.sink.compact.CompactionFailpoints;
 import dev.filetables.transforms.sink.SinkFailpoints.Point;
+import dev.filetables.transforms.sink.compact.CompactionFailpoints;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * of a JSON and a Parquet table are exactly the input (no duplicate, no loss), every visible file
  * reads completely, and no hidden file is visible.
  *
- * <p>The failure points are drawn from a seed that is logged; rerun one with
- * {@code -Dfiletables.failure.seed=<seed>}.
+ * <p>The failure points are drawn from a seed that is logged; rerun one with {@code
+ * -Dfiletables.failure.seed=<seed>}.
  */
 class ExactlyOnceUnderFailuresTest {
   private static final Logger LOG = LoggerFactory.getLogger(ExactlyOnceUnderFailuresTest.class);
@@ -42,14 +42,21 @@ class ExactlyOnceUnderFailuresTest {
   @TempDir Path dir;
 
   private final Map<Point, AtomicInteger> reached = new ConcurrentHashMap<>();
-  /** Tables whose publish crashed once right after a rename (the file visible, its segments not deleted). */
+
+  /**
+   * Tables whose publish crashed once right after a rename (the file visible, its segments not
+   * deleted).
+   */
   private final Set<String> renameCrashes = ConcurrentHashMap.newKeySet();
+
   private final AtomicInteger renames = new AtomicInteger();
 
   @BeforeEach
   void combineSegmentFilesConstantly() {
     StreamingScenarios.combineSegmentFilesConstantly();
-    SinkFailpoints.set((point, file) -> reached.computeIfAbsent(point, p -> new AtomicInteger()).incrementAndGet());
+    SinkFailpoints.set(
+        (point, file) ->
+            reached.computeIfAbsent(point, p -> new AtomicInteger()).incrementAndGet());
     CompactionFailpoints.set(
         (point, file) -> {
           if (point != CompactionFailpoints.Point.AFTER_RENAME) {
@@ -96,7 +103,10 @@ class ExactlyOnceUnderFailuresTest {
 
     LOG.info("Writer steps reached: {}", reached);
     assertTrue(reached.containsKey(Point.COMBINE_WRITTEN), "segment files combined: " + reached);
-    assertEquals(Set.of("json", "parquet"), renameCrashes, "a crash right after a publish rename, per table");
+    assertEquals(
+        Set.of("json", "parquet"),
+        renameCrashes,
+        "a crash right after a publish rename, per table");
     outcome.assertFailuresInjectedAndRestarted(renameCrashes.size(), seed);
     assertTrue(outcome.emitted > ROWS, "restores replay rows: " + outcome.emitted + " emitted");
     // the finite source ends the input: the sink publishes its last files and the job finishes

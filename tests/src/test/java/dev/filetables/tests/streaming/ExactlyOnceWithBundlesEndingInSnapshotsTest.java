@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ExactlyOnceUnderFailuresTest}, smaller, with {@code --finishBundleBeforeCheckpointing=false}:
- * the failure suite runs with bundles ending before the checkpoint barrier, as the presets set it,
- * so this covers the runner's default, where a bundle ends inside the snapshot and the sink gets one
- * shuffle element per row instead of batches. Injected failures must still leave exactly the input
- * visible in a JSON and a Parquet table.
+ * {@link ExactlyOnceUnderFailuresTest}, smaller, with {@code
+ * --finishBundleBeforeCheckpointing=false}: the failure suite runs with bundles ending before the
+ * checkpoint barrier, as the presets set it, so this covers the runner's default, where a bundle
+ * ends inside the snapshot and the sink gets one shuffle element per row instead of batches.
+ * Injected failures must still leave exactly the input visible in a JSON and a Parquet table.
  *
  * <p>Rerun one seed with {@code -Dfiletables.failure.seed=<seed>}; the whole failure suite runs so
  * given {@code -Dfiletables.finishBundleBeforeCheckpointing=false}.

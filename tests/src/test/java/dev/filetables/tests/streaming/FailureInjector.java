@@ -54,8 +54,15 @@ final class FailureInjector extends DoFn<Row, Row> {
       if (Arrays.binarySearch(failAt, n) >= 0) {
         injectedAt.add(n);
         throw new InjectedFailure(
-            "Injected failure " + injectedAt.size() + "/" + failAt.length + " at record " + n
-                + " (plan seed " + seed + ")");
+            "Injected failure "
+                + injectedAt.size()
+                + "/"
+                + failAt.length
+                + " at record "
+                + n
+                + " (plan seed "
+                + seed
+                + ")");
       }
     }
 
@@ -76,8 +83,15 @@ final class FailureInjector extends DoFn<Row, Row> {
 
     @Override
     public String toString() {
-      return "Plan{seed=" + seed + ", failAt=" + planned() + ", injected=" + injected() + ", seen="
-          + seen.get() + "}";
+      return "Plan{seed="
+          + seed
+          + ", failAt="
+          + planned()
+          + ", injected="
+          + injected()
+          + ", seen="
+          + seen.get()
+          + "}";
     }
   }
 
@@ -87,13 +101,14 @@ final class FailureInjector extends DoFn<Row, Row> {
   }
 
   /**
-   * {@code failures} distinct failure points drawn uniformly from record counts
-   * {@code [from, to]} with {@code seed}. Points below the number of input rows are always reached:
-   * every row passes this step at least once.
+   * {@code failures} distinct failure points drawn uniformly from record counts {@code [from, to]}
+   * with {@code seed}. Points below the number of input rows are always reached: every row passes
+   * this step at least once.
    */
   static Plan random(long seed, int failures, long from, long to) {
     if (to - from + 1 < failures) {
-      throw new IllegalArgumentException("Cannot place " + failures + " failures in [" + from + ", " + to + "]");
+      throw new IllegalArgumentException(
+          "Cannot place " + failures + " failures in [" + from + ", " + to + "]");
     }
     Random random = new Random(seed);
     TreeSet<Long> points = new TreeSet<>();

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>By default every failure test runs its own fixed seed from {@link #MATRIX}, so two CI runs
  *       inject failures at the same records and a red run can be compared with a green one.
- *   <li>{@link #random} draws a new seed on every run: {@link ExactlyOnceUnderFailuresTest} runs one
- *       such plan beside its fixed one, so CI keeps exploring new plans.
+ *   <li>{@link #random} draws a new seed on every run: {@link ExactlyOnceUnderFailuresTest} runs
+ *       one such plan beside its fixed one, so CI keeps exploring new plans.
  *   <li>{@code -Dfiletables.failure.seed=<seed>} replays a plan: every failure test takes that seed
  *       (the failure message of each test names its seed). {@code -Dfiletables.failure.seed=random}
  *       makes every test draw a new one (flake hunts).
@@ -28,18 +28,35 @@ final class FailureSeeds {
   /** The fixed seed of each failure test, by {@code Class.method}. */
   private static final Map<String, Long> MATRIX =
       Map.ofEntries(
-          Map.entry("ExactlyOnceUnderFailuresTest.visibleRowsAreExactlyTheInputDespiteInjectedFailures", 1_014_001L),
-          Map.entry("ExactlyOnceWithBundlesEndingInSnapshotsTest.visibleRowsAreExactlyTheInputDespiteInjectedFailures", 1_014_002L),
+          Map.entry(
+              "ExactlyOnceUnderFailuresTest.visibleRowsAreExactlyTheInputDespiteInjectedFailures",
+              1_014_001L),
+          Map.entry(
+              "ExactlyOnceWithBundlesEndingInSnapshotsTest.visibleRowsAreExactlyTheInputDespiteInjectedFailures",
+              1_014_002L),
           // the seed of the CI run that showed issue 13's lost rows
-          Map.entry("SegmentCombineExactlyOnceTest.everyRowIsVisibleOnceDespiteCrashesWhileCombiningSegmentFiles", 3_918_401_232_060L),
-          Map.entry("RollAtCommitExactlyOnceTest.everyRowIsVisibleOnceDespiteFailuresAroundBundleEndCloses", 1_014_004L),
-          Map.entry("CompactionExactlyOnceTest.everyRowIsVisibleOnceDespiteTaskFailures", 1_014_005L),
-          Map.entry("CompactionExactlyOnceTest.everyRowIsVisibleOnceDespiteCrashesAtEachCompactionStep", 1_014_006L),
-          Map.entry("PartitionCommitUnderFailuresTest.everyCommitSeesItsWholePartitionDespiteFailuresAndWatermarkRaces", 1_014_007L),
+          Map.entry(
+              "SegmentCombineExactlyOnceTest.everyRowIsVisibleOnceDespiteCrashesWhileCombiningSegmentFiles",
+              3_918_401_232_060L),
+          Map.entry(
+              "RollAtCommitExactlyOnceTest.everyRowIsVisibleOnceDespiteFailuresAroundBundleEndCloses",
+              1_014_004L),
+          Map.entry(
+              "CompactionExactlyOnceTest.everyRowIsVisibleOnceDespiteTaskFailures", 1_014_005L),
+          Map.entry(
+              "CompactionExactlyOnceTest.everyRowIsVisibleOnceDespiteCrashesAtEachCompactionStep",
+              1_014_006L),
+          Map.entry(
+              "PartitionCommitUnderFailuresTest.everyCommitSeesItsWholePartitionDespiteFailuresAndWatermarkRaces",
+              1_014_007L),
           Map.entry("WatchedSourceFlinkTest.everyLandedRowOnceDespiteInjectedFailures", 1_014_008L),
           Map.entry("KafkaExactlyOnceTest.everyRecordOnceDespiteInjectedFailures", 1_014_009L),
-          Map.entry("NativeFlinkReadsStreamingOutputTest.nativeFlinkReadsEveryRowOnceFromRolledAndCompactedFilesInEveryFormat", 1_014_010L),
-          Map.entry("HarnessSelfTest.passesAnExactlyOnceSinkAndCatchesAnAtLeastOnceSinkUnderFailures", 1_014_011L));
+          Map.entry(
+              "NativeFlinkReadsStreamingOutputTest.nativeFlinkReadsEveryRowOnceFromRolledAndCompactedFilesInEveryFormat",
+              1_014_010L),
+          Map.entry(
+              "HarnessSelfTest.passesAnExactlyOnceSinkAndCatchesAnAtLeastOnceSinkUnderFailures",
+              1_014_011L));
 
   private FailureSeeds() {}
 
@@ -51,7 +68,8 @@ final class FailureSeeds {
     if (replay == null || replay.isBlank()) {
       Long fixed = MATRIX.get(name);
       if (fixed == null) {
-        throw new IllegalStateException("no fixed failure seed for " + name + ": add one to FailureSeeds.MATRIX");
+        throw new IllegalStateException(
+            "no fixed failure seed for " + name + ": add one to FailureSeeds.MATRIX");
       }
       seed = fixed;
     } else if (replay.equals("random")) {
@@ -75,7 +93,8 @@ final class FailureSeeds {
   }
 
   private static String nameOf(TestInfo test) {
-    return test.getTestClass().map(Class::getSimpleName).orElse("?") + "."
+    return test.getTestClass().map(Class::getSimpleName).orElse("?")
+        + "."
         + test.getTestMethod().map(java.lang.reflect.Method::getName).orElse("?");
   }
 }

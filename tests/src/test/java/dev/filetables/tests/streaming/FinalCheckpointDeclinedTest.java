@@ -38,12 +38,12 @@ import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.UnboundedSource;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Instant;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.flink.api.common.JobID;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.joda.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,8 +80,10 @@ class FinalCheckpointDeclinedTest {
 
   /** When the sink prepared its last files (millis), 0 before. */
   private static final AtomicLong PREPARED_AT = new AtomicLong();
+
   /** When the side branch's stall ended (millis), 0 before: its source ends 2 s later. */
   private static final AtomicLong STALLED_UNTIL = new AtomicLong();
+
   private static final AtomicBoolean STALLED = new AtomicBoolean();
 
   @TempDir Path dir;
@@ -249,12 +251,17 @@ class FinalCheckpointDeclinedTest {
     EmitLog log = EmitLog.create(logId, false);
     FailureInjector.Plan none = FailureInjector.none();
     RunResult run;
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
       FlinkPipelineOptions flink = StreamingScenarios.options(cluster, "declined-final-checkpoint");
       flink.setCheckpointTimeoutMillis(CHECKPOINT_TIMEOUT_MILLIS);
-      flink.setFailOnCheckpointingErrors(false); // a failed checkpoint is tolerated, as a declined one is
+      flink.setFailOnCheckpointingErrors(
+          false); // a failed checkpoint is tolerated, as a declined one is
       OrdersSource source =
-          OrdersSource.of(ORDERS).withTotalRows(ROWS).withRowsPerSecond(ROWS_PER_SECOND).withEmitLog(logId);
+          OrdersSource.of(ORDERS)
+              .withTotalRows(ROWS)
+              .withRowsPerSecond(ROWS_PER_SECOND)
+              .withEmitLog(logId);
       Pipeline pipeline = StreamingScenarios.pipeline(flink, source, none, List.of(sink));
       pipeline
           .apply("Ticks", Read.from(new TicksUntilStalled()))
@@ -262,11 +269,23 @@ class FinalCheckpointDeclinedTest {
       JobID job = cluster.submit(pipeline);
       LiveReader live = LiveReader.start(List.of(table), ORDERS, ROWS);
       try {
-        run = StreamingScenarios.awaitCompletion(cluster, job, log, List.of(sink), ROWS, Duration.ofSeconds(3), Duration.ofSeconds(150));
+        run =
+            StreamingScenarios.awaitCompletion(
+                cluster,
+                job,
+                log,
+                List.of(sink),
+                ROWS,
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(150));
       } finally {
         StreamingScenarios.stopLiveReader(live, List.of(sink), "declined final checkpoint");
       }
-      LOG.info("{}; prepared {} time(s), published in the job {} time(s)", run, prepared.get(), publishedInJob.get());
+      LOG.info(
+          "{}; prepared {} time(s), published in the job {} time(s)",
+          run,
+          prepared.get(),
+          publishedInJob.get());
     } finally {
       EmitLog.remove(logId);
       FailureInjector.forget(none);
@@ -276,9 +295,12 @@ class FinalCheckpointDeclinedTest {
     assertTrue(prepared.get() > 0, "the sink prepared nothing for the final checkpoint");
     assertTrue(STALLED.get(), "the side branch never stalled a checkpoint");
     // the race itself: the callback of the declined checkpoint never ran, the job still ended
-    assertEquals(0, publishedInJob.get(), "the final checkpoint's callback ran: the race was not held open");
+    assertEquals(
+        0, publishedInJob.get(), "the final checkpoint's callback ran: the race was not held open");
     // so the job ended with its last files hidden under intents; finishing the write published them
-    assertTrue(run.leftovers.get(table.name()).filesPublished() > 0, "nothing left for the post-job publish: " + run);
+    assertTrue(
+        run.leftovers.get(table.name()).filesPublished() > 0,
+        "nothing left for the post-job publish: " + run);
     assertEquals(List.of(), intents(table), "intents left");
 
     ExactlyOnceCheck check = ExactlyOnceCheck.of(table, ORDERS, ROWS);
@@ -293,7 +315,9 @@ class FinalCheckpointDeclinedTest {
 
   private static List<Path> intents(TableSpec table) throws IOException {
     try (Stream<Path> files = Files.walk(CommitTables.root(table))) {
-      return files.filter(p -> IntentFileName.isIntent(p.getFileName().toString())).collect(Collectors.toList());
+      return files
+          .filter(p -> IntentFileName.isIntent(p.getFileName().toString()))
+          .collect(Collectors.toList());
     }
   }
 }

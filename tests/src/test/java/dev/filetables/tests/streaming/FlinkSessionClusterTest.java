@@ -3,16 +3,16 @@ package dev.filetables.tests.streaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.filetables.io.table.TableSpec;
 import dev.filetables.io.format.RecordEncoder;
 import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.kafka.KafkaTables;
 import dev.filetables.io.table.DdlParser;
+import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.FileTablesCli;
-import dev.filetables.pipelines.kafka.LocalKafkaBroker;
-import dev.filetables.pipelines.kafka.RowProducer;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.pipelines.kafka.LocalKafkaBroker;
+import dev.filetables.pipelines.kafka.RowProducer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,10 +28,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Issue 7, points 4 and 5: the job jar on a real Flink session cluster. The scripted cluster
  * (JobManager and TaskManager in their own JVMs) and a real Kafka broker (child JVM) are started;
- * orders are produced into a topic; a client JVM started from the job jar submits {@code
- * filetables run --from kafka.sql --to table.sql} (Kafka → hourly Parquet table with partition-time
- * commit); once data is visible the job is stopped with a savepoint through the REST API; more orders
- * are produced; the same command is submitted again from the savepoint; and the table must end up
+ * orders are produced into a topic; a client JVM started from the job jar submits {@code filetables
+ * run --from kafka.sql --to table.sql} (Kafka → hourly Parquet table with partition-time commit);
+ * once data is visible the job is stopped with a savepoint through the REST API; more orders are
+ * produced; the same command is submitted again from the savepoint; and the table must end up
  * holding every produced record exactly once, with the group's offsets committed and, after the job
  * is drained, every partition committed with {@code _SUCCESS}. Cluster and broker are stopped
  * whatever happens.
@@ -57,13 +57,19 @@ class FlinkSessionClusterTest {
 
   private static List<String> jobArgs(Path sourceDdl, Path sinkDdl) {
     return List.of(
-        "run", "--from", sourceDdl.toString(), "--to", sinkDdl.toString(),
+        "run",
+        "--from",
+        sourceDdl.toString(),
+        "--to",
+        sinkDdl.toString(),
         // nothing beyond what users give: the sink needs no stable-input drain (it has no
         // @RequiresStableInput step), a drained stop publishes at its synchronous savepoint
         "--checkpointingInterval=1000");
   }
 
-  /** Orders as JSON; event time from order_time, 1 s out of orderness, idle partitions after 2 s. */
+  /**
+   * Orders as JSON; event time from order_time, 1 s out of orderness, idle partitions after 2 s.
+   */
   private static String sourceDdl(String bootstrapServers) {
     return String.join(
         "\n",
@@ -108,7 +114,11 @@ class FlinkSessionClusterTest {
     long start = System.nanoTime();
     try (LocalKafkaBroker broker = LocalKafkaBroker.start(dir.resolve("kafka"));
         ScriptedFlinkCluster cluster = ScriptedFlinkCluster.start(dir.resolve("cluster"))) {
-      LOG.info("Broker {} and cluster up in {} s (REST port {})", broker.bootstrapServers(), seconds(start), cluster.restPort());
+      LOG.info(
+          "Broker {} and cluster up in {} s (REST port {})",
+          broker.bootstrapServers(),
+          seconds(start),
+          cluster.restPort());
       Files.writeString(sourceDdl, sourceDdl(broker.bootstrapServers()));
       KafkaTableSpec source = KafkaTables.parse(Files.readString(sourceDdl));
       broker.createTopic(TOPIC, KAFKA_PARTITIONS);
@@ -118,8 +128,12 @@ class FlinkSessionClusterTest {
       cluster.awaitCheckpoints(first, 1, Duration.ofMinutes(3));
       awaitVisibleRows(cluster, first, table, ROWS / 10, Duration.ofMinutes(3));
       String savepoint =
-          cluster.stopWithSavepoint(first, cluster.workDir().resolve("savepoints"), false, Duration.ofMinutes(2));
-      assertEquals("FINISHED", cluster.awaitTermination(first, Duration.ofMinutes(1)), cluster.failure(first));
+          cluster.stopWithSavepoint(
+              first, cluster.workDir().resolve("savepoints"), false, Duration.ofMinutes(2));
+      assertEquals(
+          "FINISHED",
+          cluster.awaitTermination(first, Duration.ofMinutes(1)),
+          cluster.failure(first));
       ExactlyOnceCheck afterStop = ExactlyOnceCheck.of(table, ORDERS, ROWS);
       LOG.info("First job stopped with savepoint {}: {}", savepoint, afterStop);
       assertEquals(List.of(), afterStop.consistencyProblems(), "after stop: " + afterStop);
@@ -133,8 +147,12 @@ class FlinkSessionClusterTest {
       awaitVisibleRows(cluster, second, table, ROWS, Duration.ofMinutes(3));
       awaitCommittedOffsets(broker, ROWS, Duration.ofMinutes(1));
       // drained: the watermark reaches the end of time, so every partition is committed
-      cluster.stopWithSavepoint(second, cluster.workDir().resolve("savepoints"), true, Duration.ofMinutes(2));
-      assertEquals("FINISHED", cluster.awaitTermination(second, Duration.ofMinutes(1)), cluster.failure(second));
+      cluster.stopWithSavepoint(
+          second, cluster.workDir().resolve("savepoints"), true, Duration.ofMinutes(2));
+      assertEquals(
+          "FINISHED",
+          cluster.awaitTermination(second, Duration.ofMinutes(1)),
+          cluster.failure(second));
 
       ExactlyOnceCheck afterRestore = ExactlyOnceCheck.of(table, ORDERS, ROWS);
       LOG.info("Restored job drained: {} ({} s in all)", afterRestore, seconds(start));
@@ -143,7 +161,8 @@ class FlinkSessionClusterTest {
       assertEquals(List.of(), StreamingTables.strangeVisibleFiles(afterRestore.contents));
       assertEquals(PARTITIONS, partitions(tableDir).size(), "partitions " + partitions(tableDir));
       assertEquals(List.of(), uncommittedPartitions(tableDir), "partitions without _SUCCESS");
-      assertEquals(ROWS, committedTotal(broker), "committed offsets " + broker.committedOffsets(GROUP));
+      assertEquals(
+          ROWS, committedTotal(broker), "committed offsets " + broker.committedOffsets(GROUP));
     }
   }
 
@@ -159,11 +178,18 @@ class FlinkSessionClusterTest {
   }
 
   /** Offsets are committed with checkpoints: waits until they cover every produced record. */
-  private static void awaitCommittedOffsets(LocalKafkaBroker broker, long rows, Duration timeout) throws Exception {
+  private static void awaitCommittedOffsets(LocalKafkaBroker broker, long rows, Duration timeout)
+      throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (committedTotal(broker) < rows) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("committed offsets " + broker.committedOffsets(GROUP) + " < " + rows + " after " + timeout);
+        throw new AssertionError(
+            "committed offsets "
+                + broker.committedOffsets(GROUP)
+                + " < "
+                + rows
+                + " after "
+                + timeout);
       }
       Thread.sleep(500);
     }
@@ -171,13 +197,22 @@ class FlinkSessionClusterTest {
 
   /** Waits until readers see at least {@code rows} rows of the table while the job runs. */
   private static void awaitVisibleRows(
-      ScriptedFlinkCluster cluster, String job, TableSpec table, long rows, Duration timeout) throws Exception {
+      ScriptedFlinkCluster cluster, String job, TableSpec table, long rows, Duration timeout)
+      throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     long visible = 0;
     while (System.nanoTime() < deadline) {
       String state = cluster.state(job);
       if (ScriptedFlinkCluster.isTerminal(state)) {
-        throw new AssertionError("job " + job + " ended " + state + " with " + visible + " visible rows" + cluster.failure(job));
+        throw new AssertionError(
+            "job "
+                + job
+                + " ended "
+                + state
+                + " with "
+                + visible
+                + " visible rows"
+                + cluster.failure(job));
       }
       visible = TableContents.scan(table).rowCount();
       if (visible >= rows) {
@@ -192,7 +227,9 @@ class FlinkSessionClusterTest {
   private static List<Path> partitions(Path tableDir) throws Exception {
     List<Path> found = new ArrayList<>();
     try (Stream<Path> days = Files.list(tableDir)) {
-      for (Path day : (Iterable<Path>) days.filter(p -> p.getFileName().toString().startsWith("dt="))::iterator) {
+      for (Path day :
+          (Iterable<Path>)
+              days.filter(p -> p.getFileName().toString().startsWith("dt="))::iterator) {
         try (Stream<Path> hours = Files.list(day)) {
           hours.filter(p -> p.getFileName().toString().startsWith("hour=")).forEach(found::add);
         }

@@ -34,13 +34,15 @@ class HarnessSelfTest {
 
   private SinkUnderTest atLeastOnce(String name) {
     return new SinkUnderTest(
-        Orders.table(name, StreamingScenarios.tablePath(dir, name).toString(), "json", Map.of()),
-        StandInSinks::atLeastOnce)
+            Orders.table(
+                name, StreamingScenarios.tablePath(dir, name).toString(), "json", Map.of()),
+            StandInSinks::atLeastOnce)
         .onlyAtLeastOnce();
   }
 
   @Test
-  void passesAnExactlyOnceSinkAndCatchesAnAtLeastOnceSinkUnderFailures(TestInfo test) throws Exception {
+  void passesAnExactlyOnceSinkAndCatchesAnAtLeastOnceSinkUnderFailures(TestInfo test)
+      throws Exception {
     long rows = 3000;
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
@@ -59,11 +61,14 @@ class HarnessSelfTest {
     assertEquals(rows, stable.visibleRows);
     ExactlyOnceCheck naive = outcome.checks.get("naive");
     assertTrue(naive.duplicateRows > 0, "replays must duplicate rows of the naive sink: " + naive);
-    assertTrue(naive.consistencyProblems().get(0).contains("duplicate"), naive.consistencyProblems().toString());
+    assertTrue(
+        naive.consistencyProblems().get(0).contains("duplicate"),
+        naive.consistencyProblems().toString());
     // the live reader saw the exactly-once sink right at every moment, and the naive one's doubles
     assertEquals(List.of(), outcome.liveViolations.getOrDefault("stable", List.of()));
     assertTrue(
-        outcome.liveViolations.getOrDefault("naive", List.of()).stream().anyMatch(v -> v.contains("visible twice")),
+        outcome.liveViolations.getOrDefault("naive", List.of()).stream()
+            .anyMatch(v -> v.contains("visible twice")),
         "the live reader missed the naive sink's doubled rows: " + outcome.liveViolations);
   }
 
@@ -72,7 +77,14 @@ class HarnessSelfTest {
     long rows = 2000;
     RestoreOutcome outcome =
         StreamingScenarios.stopAndRestore(
-            dir, List.of(exactlyOnce("stable")), ORDERS, rows, 400, 0.4, StopMode.SAVEPOINT, Duration.ofSeconds(90));
+            dir,
+            List.of(exactlyOnce("stable")),
+            ORDERS,
+            rows,
+            400,
+            0.4,
+            StopMode.SAVEPOINT,
+            Duration.ofSeconds(90));
 
     ExactlyOnceCheck afterStop = outcome.afterStop.get("stable");
     assertEquals(List.of(), afterStop.consistencyProblems(), afterStop.toString());
@@ -102,6 +114,8 @@ class HarnessSelfTest {
     assertEquals(List.of(), afterRestore.exactlyOnceProblems(), afterRestore.toString());
     // rows after the retained checkpoint were emitted twice; the naive sink shows them twice
     assertTrue(outcome.emittedInTotal > rows, "replayed rows: " + outcome.emittedInTotal);
-    assertTrue(outcome.afterRestore.get("naive").duplicateRows > 0, outcome.afterRestore.get("naive").toString());
+    assertTrue(
+        outcome.afterRestore.get("naive").duplicateRows > 0,
+        outcome.afterRestore.get("naive").toString());
   }
 }

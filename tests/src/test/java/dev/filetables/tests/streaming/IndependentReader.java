@@ -37,11 +37,12 @@ import org.apache.beam.sdk.values.Row;
  * then read by DuckDB (Parquet, JSON, CSV; Hive partitioning from the path) or by Avro's own {@link
  * DataFileReader}. Nothing of FileTables' listing, readers or partition code is used.
  *
- * <p>A row is a whole-row key {@code id|customer|product|quantity|price|order_time|dt|hour}, so rows
- * compare as a multiset: a missing, doubled or altered row shows.
+ * <p>A row is a whole-row key {@code id|customer|product|quantity|price|order_time|dt|hour}, so
+ * rows compare as a multiset: a missing, doubled or altered row shows.
  */
 final class IndependentReader implements AutoCloseable {
-  private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+  private static final DateTimeFormatter MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
   private static final int EXAMPLES = 10;
   private static final String COLUMNS =
       "{'order_id': 'BIGINT', 'customer': 'VARCHAR', 'product': 'VARCHAR', 'quantity': 'INTEGER',"
@@ -79,7 +80,9 @@ final class IndependentReader implements AutoCloseable {
     }
   }
 
-  /** The rows of one visible data file of a table under {@code root}; throws if it does not read. */
+  /**
+   * The rows of one visible data file of a table under {@code root}; throws if it does not read.
+   */
   List<String> rowsOf(Path root, Path file, String format) throws Exception {
     if (format.equals("avro")) {
       return avroRows(root, file);
@@ -91,19 +94,30 @@ final class IndependentReader implements AutoCloseable {
         scan = "read_parquet(" + path + ", hive_partitioning = true, hive_types_autocast = false)";
         break;
       case "json":
-        scan = "read_json(" + path + ", format = 'newline_delimited', hive_partitioning = true,"
-            + " hive_types_autocast = false, columns = " + COLUMNS + ")";
+        scan =
+            "read_json("
+                + path
+                + ", format = 'newline_delimited', hive_partitioning = true,"
+                + " hive_types_autocast = false, columns = "
+                + COLUMNS
+                + ")";
         break;
       case "csv":
-        scan = "read_csv(" + path + ", header = false, hive_partitioning = true,"
-            + " hive_types_autocast = false, columns = " + COLUMNS + ")";
+        scan =
+            "read_csv("
+                + path
+                + ", header = false, hive_partitioning = true,"
+                + " hive_types_autocast = false, columns = "
+                + COLUMNS
+                + ")";
         break;
       default:
         throw new IllegalArgumentException("no independent reader for format " + format);
     }
     String sql =
         "SELECT order_id, customer, product, quantity, CAST(price AS DECIMAL(10,2)),"
-            + " strftime(CAST(order_time AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g'), dt, hour FROM " + scan;
+            + " strftime(CAST(order_time AS TIMESTAMP), '%Y-%m-%d %H:%M:%S.%g'), dt, hour FROM "
+            + scan;
     List<String> rows = new ArrayList<>();
     try (Statement statement = duckdb.createStatement();
         ResultSet result = statement.executeQuery(sql)) {
@@ -182,7 +196,9 @@ final class IndependentReader implements AutoCloseable {
     long value = (Long) record.get(field);
     String name = type == null ? "" : type.getName();
     long micros = name.endsWith("-micros") ? value : value * 1000;
-    Instant instant = Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+    Instant instant =
+        Instant.ofEpochSecond(
+            Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
     return MILLIS.format(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
   }
 
@@ -190,7 +206,10 @@ final class IndependentReader implements AutoCloseable {
     if (schema.getType() != Schema.Type.UNION) {
       return schema;
     }
-    return schema.getTypes().stream().filter(s -> s.getType() != Schema.Type.NULL).findFirst().orElseThrow();
+    return schema.getTypes().stream()
+        .filter(s -> s.getType() != Schema.Type.NULL)
+        .findFirst()
+        .orElseThrow();
   }
 
   /** {@code dt=a/hour=b} → {dt=a, hour=b}. */
@@ -245,11 +264,18 @@ final class IndependentReader implements AutoCloseable {
     List<String> extraProblems(String reader) {
       return extra == 0
           ? List.of()
-          : List.of(reader + ": " + extra + " row(s) too many (doubled, altered or never written), e.g. " + extraExamples);
+          : List.of(
+              reader
+                  + ": "
+                  + extra
+                  + " row(s) too many (doubled, altered or never written), e.g. "
+                  + extraExamples);
     }
 
     List<String> missingProblems(String reader) {
-      return missing == 0 ? List.of() : List.of(reader + ": " + missing + " row(s) missing, e.g. " + missingExamples);
+      return missing == 0
+          ? List.of()
+          : List.of(reader + ": " + missing + " row(s) missing, e.g. " + missingExamples);
     }
   }
 
@@ -269,7 +295,8 @@ final class IndependentReader implements AutoCloseable {
       if (a.getValue() > want) {
         verdict.extra += a.getValue() - want;
         if (verdict.extraExamples.size() < EXAMPLES) {
-          verdict.extraExamples.add(a.getKey() + (a.getValue() > 1 ? " (" + a.getValue() + " times)" : ""));
+          verdict.extraExamples.add(
+              a.getKey() + (a.getValue() > 1 ? " (" + a.getValue() + " times)" : ""));
         }
       }
     }
@@ -285,7 +312,9 @@ final class IndependentReader implements AutoCloseable {
     try (Stream<Path> walk = Files.walk(root)) {
       walk.forEach(
           p -> {
-            if (p.getFileName().toString().endsWith(extension) && !hidden(root.relativize(p)) && Files.isRegularFile(p)) {
+            if (p.getFileName().toString().endsWith(extension)
+                && !hidden(root.relativize(p))
+                && Files.isRegularFile(p)) {
               files.add(p);
             }
           });
@@ -293,7 +322,8 @@ final class IndependentReader implements AutoCloseable {
       if (!(e.getCause() instanceof java.nio.file.NoSuchFileException)) {
         throw e;
       }
-      return visibleFiles(root, extension); // a directory vanished while walking (a running job): again
+      return visibleFiles(
+          root, extension); // a directory vanished while walking (a running job): again
     }
     return files.stream().sorted().collect(Collectors.toList());
   }

@@ -32,7 +32,12 @@ class IndependentReaderTest {
   @TempDir Path dir;
 
   private TableSpec written(String format) {
-    TableSpec table = Orders.table("orders_" + format, StreamingScenarios.tablePath(dir, "orders_" + format).toString(), format, Map.of());
+    TableSpec table =
+        Orders.table(
+            "orders_" + format,
+            StreamingScenarios.tablePath(dir, "orders_" + format).toString(),
+            format,
+            Map.of());
     List<Row> rows = new ArrayList<>();
     for (long id = 0; id < ROWS; id++) {
       rows.add(ORDERS.row(id));
@@ -64,10 +69,14 @@ class IndependentReaderTest {
     Map<String, Integer> rows(TableSpec table) throws Exception;
   }
 
-  private static void seesEveryKindOfDamage(TableSpec table, Path first, Reader reader) throws Exception {
+  private static void seesEveryKindOfDamage(TableSpec table, Path first, Reader reader)
+      throws Exception {
     Map<String, Integer> expected = IndependentReader.expected(ORDERS, ROWS);
     IndependentReader.Verdict clean = IndependentReader.compare(expected, reader.rows(table));
-    assertEquals(0, clean.missing + clean.extra, "the table as written: " + clean.missingExamples + clean.extraExamples);
+    assertEquals(
+        0,
+        clean.missing + clean.extra,
+        "the table as written: " + clean.missingExamples + clean.extraExamples);
 
     // a hidden copy is not read; a visible copy doubles rows
     Path hidden = first.resolveSibling("." + first.getFileName() + ".inprogress");
@@ -77,7 +86,9 @@ class IndependentReaderTest {
     Path copy = first.resolveSibling("copy-" + first.getFileName());
     Files.copy(first, copy);
     IndependentReader.Verdict doubled = IndependentReader.compare(expected, reader.rows(table));
-    assertTrue(doubled.extra > 0 && doubled.missing == 0, "doubled file not seen: " + doubled.extraExamples);
+    assertTrue(
+        doubled.extra > 0 && doubled.missing == 0,
+        "doubled file not seen: " + doubled.extraExamples);
     Files.delete(copy);
 
     // a lost file

@@ -1,7 +1,6 @@
 package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.format.RecordEncoder;
 import dev.filetables.io.kafka.KafkaTableSpec;
@@ -37,11 +36,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Issue 7, point 3: Kafka → hourly Parquet table on the Flink runner with EXACTLY_ONCE checkpoints,
- * from a real broker (child JVM, KRaft). With injected task failures, and with a stop-with-savepoint
- * and a new job restored from it (where Beam 2.62 reads restored Kafka splits again next to fresh
- * ones, apache/beam#31313), every produced record is in the table exactly once, the group's committed
- * offsets reach the end of every partition (committed with checkpoints only: auto-commit is off),
- * and once the job is drained every hourly partition is committed with {@code _SUCCESS}.
+ * from a real broker (child JVM, KRaft). With injected task failures, and with a
+ * stop-with-savepoint and a new job restored from it (where Beam 2.62 reads restored Kafka splits
+ * again next to fresh ones, apache/beam#31313), every produced record is in the table exactly once,
+ * the group's committed offsets reach the end of every partition (committed with checkpoints only:
+ * auto-commit is off), and once the job is drained every hourly partition is committed with {@code
+ * _SUCCESS}.
  */
 class KafkaExactlyOnceTest {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaExactlyOnceTest.class);
@@ -75,11 +75,15 @@ class KafkaExactlyOnceTest {
     produce(source, topic, 0, rows);
 
     TableSpec table = sinkTable("orders_failures");
-    FailureInjector.Plan plan = FailureInjector.random(FailureSeeds.seed(test), 4, rows / 10, rows * 8 / 10);
+    FailureInjector.Plan plan =
+        FailureInjector.random(FailureSeeds.seed(test), 4, rows / 10, rows * 8 / 10);
     LOG.info("Failure plan: {}", plan);
     LiveReader live = LiveReader.start(List.of(table), ORDERS, rows);
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
-      JobID job = cluster.submit(pipeline(StreamingScenarios.options(cluster, "kafka-failures"), source, plan, table));
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+      JobID job =
+          cluster.submit(
+              pipeline(StreamingScenarios.options(cluster, "kafka-failures"), source, plan, table));
       awaitTable(cluster, job, table, group, rows, Duration.ofSeconds(150));
       drain(cluster, job);
       live.stopAndAssertNothingWrong("Kafka to table, " + plan);
@@ -106,8 +110,11 @@ class KafkaExactlyOnceTest {
     // jumps to the end); the second half arrives later as late data. So success files are not
     // judged here, only that no row shows twice, disappears or sits in a partial file.
     LiveReader live = LiveReader.start(table, IndependentReader::rowsOf);
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2 * StreamingScenarios.PARALLELISM)) {
-      JobID first = cluster.submit(pipeline(StreamingScenarios.options(cluster, "kafka-first"), source, none, table));
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), 2 * StreamingScenarios.PARALLELISM)) {
+      JobID first =
+          cluster.submit(
+              pipeline(StreamingScenarios.options(cluster, "kafka-first"), source, none, table));
       cluster.awaitAllTasksRunning(first, Duration.ofSeconds(60));
       awaitVisible(table, rows / 4, Duration.ofSeconds(90));
       String savepoint = cluster.stopWithSavepoint(first);
@@ -158,7 +165,8 @@ class KafkaExactlyOnceTest {
     options.put("partition.time-extractor.timestamp-pattern", "$dt $hour:00:00");
     options.put("sink.partition-commit.trigger", "partition-time");
     options.put("sink.partition-commit.policy.kind", "success-file");
-    return Orders.table(name, StreamingScenarios.tablePath(dir, name).toString(), "parquet", options);
+    return Orders.table(
+        name, StreamingScenarios.tablePath(dir, name).toString(), "parquet", options);
   }
 
   private static void produce(KafkaTableSpec source, String topic, long from, long to) {
@@ -169,7 +177,10 @@ class KafkaExactlyOnceTest {
   }
 
   private static Pipeline pipeline(
-      FlinkPipelineOptions options, KafkaTableSpec source, FailureInjector.Plan plan, TableSpec table) {
+      FlinkPipelineOptions options,
+      KafkaTableSpec source,
+      FailureInjector.Plan plan,
+      TableSpec table) {
     Pipeline pipeline = Pipeline.create(options);
     pipeline
         .apply("ReadOrders", KafkaTableSource.of(source))
@@ -184,18 +195,29 @@ class KafkaExactlyOnceTest {
    * rows} and every hourly partition has its success file; fails early if the job ends.
    */
   private static void awaitTable(
-      LocalFlinkCluster cluster, JobID job, TableSpec table, String group, long rows, Duration timeout)
+      LocalFlinkCluster cluster,
+      JobID job,
+      TableSpec table,
+      String group,
+      long rows,
+      Duration timeout)
       throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     String state = "";
     while (System.nanoTime() < deadline) {
       JobStatus status = cluster.status(job);
       if (status.isGloballyTerminalState()) {
-        throw new AssertionError("job " + job + " ended " + status + " before the table was complete; " + state);
+        throw new AssertionError(
+            "job " + job + " ended " + status + " before the table was complete; " + state);
       }
       long visible = TableContents.scan(table).rowCount();
       long committed = committedTotal(group);
-      state = visible + " visible rows, " + committed + " committed offsets, success files " + successFiles(table);
+      state =
+          visible
+              + " visible rows, "
+              + committed
+              + " committed offsets, success files "
+              + successFiles(table);
       if (visible >= rows && committed >= rows) {
         LOG.info("Table complete: {}", state);
         return;
@@ -226,14 +248,19 @@ class KafkaExactlyOnceTest {
     }
   }
 
-  private static void assertExactlyOnceAndCommitted(TableSpec table, String group, long rows) throws Exception {
+  private static void assertExactlyOnceAndCommitted(TableSpec table, String group, long rows)
+      throws Exception {
     ExactlyOnceCheck check = ExactlyOnceCheck.of(table, ORDERS, rows);
     LOG.info("{}", check);
     assertEquals(List.of(), check.exactlyOnceProblems(), check.toString());
     assertEquals(rows, check.visibleRows, check.toString());
     assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table.name());
-    assertEquals(rows, committedTotal(group), "committed offsets of " + group + ": " + broker.committedOffsets(group));
-    assertEquals(ORDERS.partitions(), successFiles(table).size(), "success files " + successFiles(table));
+    assertEquals(
+        rows,
+        committedTotal(group),
+        "committed offsets of " + group + ": " + broker.committedOffsets(group));
+    assertEquals(
+        ORDERS.partitions(), successFiles(table).size(), "success files " + successFiles(table));
   }
 
   private static long committedTotal(String group) {
@@ -247,7 +274,8 @@ class KafkaExactlyOnceTest {
       return found;
     }
     try (Stream<Path> paths = Files.walk(root)) {
-      paths.filter(p -> p.getFileName().toString().equals("_SUCCESS"))
+      paths
+          .filter(p -> p.getFileName().toString().equals("_SUCCESS"))
           .forEach(p -> found.add(root.relativize(p.getParent()).toString()));
     }
     found.sort(null);

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A plain reader that watches tables while a job runs, fails and restores: every {@code interval}
  * it lists each table the way Hive-style readers do and reads the files it has not seen with the
- * {@link IndependentReader}, and it records a violation whenever what a reader sees is wrong at that
- * moment:
+ * {@link IndependentReader}, and it records a violation whenever what a reader sees is wrong at
+ * that moment:
  *
  * <ul>
  *   <li>a visible file that does not read completely (a partial file), or that changed after it was
@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a row visible twice (in two files, or twice in one);
  *   <li>a row that was visible and is not any more;
  *   <li>for partition-time commits: a partition's success file while rows of that partition are not
- *       visible yet (the success file is looked for before the listing, so the listing is at least as
- *       new as the commit it is judged against).
+ *       visible yet (the success file is looked for before the listing, so the listing is at least
+ *       as new as the commit it is judged against).
  * </ul>
  *
  * The run's harness calls {@link #stop} when the job is over and fails the test on any violation.
@@ -43,8 +43,11 @@ final class LiveReader implements AutoCloseable {
 
   private final List<Watched> tables = new ArrayList<>();
   private final Duration interval;
+
   /** Violations per table name, in the order seen. */
-  private final Map<String, List<String>> violations = Collections.synchronizedMap(new LinkedHashMap<>());
+  private final Map<String, List<String>> violations =
+      Collections.synchronizedMap(new LinkedHashMap<>());
+
   private final Thread thread;
   private volatile boolean stopping;
   private volatile Throwable crashed;
@@ -57,11 +60,16 @@ final class LiveReader implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
-  /** Starts watching {@code tables}, whose rows are ids {@code 0 .. totalRows-1} of {@code orders}. */
+  /**
+   * Starts watching {@code tables}, whose rows are ids {@code 0 .. totalRows-1} of {@code orders}.
+   */
   static LiveReader start(List<TableSpec> tables, Orders orders, long totalRows) {
     LiveReader reader = new LiveReader(Duration.ofMillis(300));
     for (TableSpec table : tables) {
-      reader.tables.add(reader.new Watched(table, IndependentReader::rowsOf, expectedPerPartition(table, orders, totalRows)));
+      reader.tables.add(
+          reader
+          .new Watched(
+              table, IndependentReader::rowsOf, expectedPerPartition(table, orders, totalRows)));
     }
     reader.thread.start();
     return reader;
@@ -80,11 +88,16 @@ final class LiveReader implements AutoCloseable {
 
   /** How a watched table's data file reads, as whole-row keys. */
   interface FileRows {
-    List<String> rowsOf(IndependentReader reader, Path root, Path file, String format) throws Exception;
+    List<String> rowsOf(IndependentReader reader, Path root, Path file, String format)
+        throws Exception;
   }
 
-  /** Rows each partition has once all is written (what a success file promises), for partition-time commits. */
-  private static Map<String, Long> expectedPerPartition(TableSpec table, Orders orders, long totalRows) {
+  /**
+   * Rows each partition has once all is written (what a success file promises), for partition-time
+   * commits.
+   */
+  private static Map<String, Long> expectedPerPartition(
+      TableSpec table, Orders orders, long totalRows) {
     Map<String, Long> expected = new HashMap<>();
     if (partitionTimeCommit(table)) {
       for (long id = 0; id < totalRows; id++) {
@@ -95,7 +108,8 @@ final class LiveReader implements AutoCloseable {
   }
 
   private static boolean partitionTimeCommit(TableSpec table) {
-    return table.options().commitPolicyKinds().size() > 0 && table.options().commitTrigger().equals("partition-time");
+    return table.options().commitPolicyKinds().size() > 0
+        && table.options().commitTrigger().equals("partition-time");
   }
 
   private void run() {
@@ -132,7 +146,8 @@ final class LiveReader implements AutoCloseable {
   void stopAndAssertNothingWrong(String context) throws InterruptedException {
     Map<String, List<String>> seen = stop();
     if (!seen.isEmpty()) {
-      throw new AssertionError("A plain reader saw tables wrong while the job ran (" + context + "): " + seen);
+      throw new AssertionError(
+          "A plain reader saw tables wrong while the job ran (" + context + "): " + seen);
     }
   }
 
@@ -147,7 +162,8 @@ final class LiveReader implements AutoCloseable {
       throw new AssertionError("the live reader failed", crashed);
     }
     if (observationsWithRows == 0) {
-      throw new AssertionError("the live reader never saw a row: it proves nothing (" + observations + " observations)");
+      throw new AssertionError(
+          "the live reader never saw a row: it proves nothing (" + observations + " observations)");
     }
     LOG.info(
         "Live reader: {} observations ({} with rows visible), violations: {}",
@@ -176,7 +192,9 @@ final class LiveReader implements AutoCloseable {
     }
   }
 
-  /** One table: the visible files seen (with their size and rows) and how often each row is visible. */
+  /**
+   * One table: the visible files seen (with their size and rows) and how often each row is visible.
+   */
   private final class Watched {
     final TableSpec table;
     final Path root;
@@ -184,8 +202,10 @@ final class LiveReader implements AutoCloseable {
     final FileRows fileRows;
     final boolean partitionTimeCommit;
     final String successFile;
+
     /** Rows each partition has once all is written: what a success file promises. */
     final Map<String, Long> expectedPerPartition;
+
     final Map<Path, Seen> files = new LinkedHashMap<>();
     final Map<String, Integer> counts = new HashMap<>();
     final Set<String> committed = new HashSet<>();
@@ -215,7 +235,15 @@ final class LiveReader implements AutoCloseable {
         Seen seen = files.get(file);
         if (seen != null) {
           if (seen.size != size) {
-            violation(table.name(), "visible file " + rel(file) + " changed from " + seen.size + " to " + size + " bytes");
+            violation(
+                table.name(),
+                "visible file "
+                    + rel(file)
+                    + " changed from "
+                    + seen.size
+                    + " to "
+                    + size
+                    + " bytes");
             seen.size = size;
           }
           continue;
@@ -228,7 +256,9 @@ final class LiveReader implements AutoCloseable {
             now.remove(file);
             continue;
           }
-          violation(table.name(), "visible file " + rel(file) + " (" + size + " bytes) does not read: " + e);
+          violation(
+              table.name(),
+              "visible file " + rel(file) + " (" + size + " bytes) does not read: " + e);
           continue;
         }
         files.put(file, new Seen(size, rows));
@@ -246,7 +276,9 @@ final class LiveReader implements AutoCloseable {
         for (String row : seen.rows) {
           if (counts.merge(row, -1, Integer::sum) == 0) {
             counts.remove(row);
-            violation(table.name(), "row no longer visible (its file " + rel(gone) + " went away): " + row);
+            violation(
+                table.name(),
+                "row no longer visible (its file " + rel(gone) + " went away): " + row);
           }
         }
       }
@@ -255,7 +287,14 @@ final class LiveReader implements AutoCloseable {
             counts.keySet().stream().filter(row -> partitionOf(row).equals(partition)).count();
         long expected = expectedPerPartition.getOrDefault(partition, 0L);
         if (visible < expected) {
-          violation(table.name(), partition + " has its success file with " + visible + " of its " + expected + " rows visible");
+          violation(
+              table.name(),
+              partition
+                  + " has its success file with "
+                  + visible
+                  + " of its "
+                  + expected
+                  + " rows visible");
         }
       }
     }

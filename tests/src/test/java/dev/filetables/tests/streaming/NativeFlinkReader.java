@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -28,7 +28,8 @@ import org.apache.flink.util.CloseableIterator;
  */
 final class NativeFlinkReader {
   static final String NAME = "native Flink 1.19 SQL (filesystem connector)";
-  private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+  private static final DateTimeFormatter MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
   private NativeFlinkReader() {}
 
@@ -38,7 +39,8 @@ final class NativeFlinkReader {
     config.set(CoreOptions.DEFAULT_PARALLELISM, 1);
     config.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
     TableEnvironment flink =
-        TableEnvironment.create(EnvironmentSettings.newInstance().inBatchMode().withConfiguration(config).build());
+        TableEnvironment.create(
+            EnvironmentSettings.newInstance().inBatchMode().withConfiguration(config).build());
     String format = table.options().format();
     flink.executeSql(
         "CREATE TABLE orders (\n"
@@ -52,12 +54,17 @@ final class NativeFlinkReader {
             + "  `hour` STRING\n"
             + ") PARTITIONED BY (dt, `hour`) WITH (\n"
             + "  'connector' = 'filesystem',\n"
-            + "  'path' = '" + CommitTables.root(table).toUri() + "',\n"
-            + "  'format' = '" + format + "'\n"
+            + "  'path' = '"
+            + CommitTables.root(table).toUri()
+            + "',\n"
+            + "  'format' = '"
+            + format
+            + "'\n"
             + ")");
     Map<String, Integer> rows = new TreeMap<>();
     TableResult result =
-        flink.executeSql("SELECT order_id, customer, product, quantity, price, order_time, dt, `hour` FROM orders");
+        flink.executeSql(
+            "SELECT order_id, customer, product, quantity, price, order_time, dt, `hour` FROM orders");
     try (CloseableIterator<Row> it = result.collect()) {
       while (it.hasNext()) {
         rows.merge(key(it.next()), 1, Integer::sum);
@@ -73,7 +80,9 @@ final class NativeFlinkReader {
         String.valueOf(row.getField(1)),
         String.valueOf(row.getField(2)),
         String.valueOf(row.getField(3)),
-        row.getField(4) == null ? "null" : ((BigDecimal) row.getField(4)).setScale(2).toPlainString(),
+        row.getField(4) == null
+            ? "null"
+            : ((BigDecimal) row.getField(4)).setScale(2).toPlainString(),
         row.getField(5) == null ? "null" : MILLIS.format((LocalDateTime) row.getField(5)),
         String.valueOf(row.getField(6)),
         String.valueOf(row.getField(7)));

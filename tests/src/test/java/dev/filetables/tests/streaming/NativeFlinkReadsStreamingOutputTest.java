@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * product's own reader and DuckDB/Avro ({@link ExactlyOnceCheck}).
  */
 class NativeFlinkReadsStreamingOutputTest {
-  private static final Logger LOG = LoggerFactory.getLogger(NativeFlinkReadsStreamingOutputTest.class);
+  private static final Logger LOG =
+      LoggerFactory.getLogger(NativeFlinkReadsStreamingOutputTest.class);
   private static final long ROWS = 6_000;
   private static final double ROWS_PER_SECOND = 1_500;
   private static final Orders ORDERS = Orders.withPartitions(4);
@@ -36,7 +37,8 @@ class NativeFlinkReadsStreamingOutputTest {
   @TempDir Path dir;
 
   @Test
-  void nativeFlinkReadsEveryRowOnceFromRolledAndCompactedFilesInEveryFormat(TestInfo test) throws Exception {
+  void nativeFlinkReadsEveryRowOnceFromRolledAndCompactedFilesInEveryFormat(TestInfo test)
+      throws Exception {
     List<SinkUnderTest> sinks = new ArrayList<>();
     for (String format : FORMATS) {
       sinks.add(
@@ -69,11 +71,19 @@ class NativeFlinkReadsStreamingOutputTest {
                 .anyMatch(f -> CompactedFileName.isCompacted(f.path().getFileName().toString())),
             table + ": no merged file");
       }
-      IndependentReader.Verdict flink = IndependentReader.compare(expected, NativeFlinkReader.rows(sink.table));
+      IndependentReader.Verdict flink =
+          IndependentReader.compare(expected, NativeFlinkReader.rows(sink.table));
       List<String> problems = new ArrayList<>(flink.extraProblems(NativeFlinkReader.NAME));
       problems.addAll(flink.missingProblems(NativeFlinkReader.NAME));
-      assertEquals(List.of(), problems, table + " in " + check.contents.files().size() + " files; seed " + seed);
-      LOG.info("{}: native Flink read all {} rows once from {} files", table, ROWS, check.contents.files().size());
+      assertEquals(
+          List.of(),
+          problems,
+          table + " in " + check.contents.files().size() + " files; seed " + seed);
+      LOG.info(
+          "{}: native Flink read all {} rows once from {} files",
+          table,
+          ROWS,
+          check.contents.files().size());
     }
   }
 }

@@ -30,13 +30,13 @@ import org.slf4j.LoggerFactory;
  * sink.partition-commit.delay} = 2 h, so when the first job is stopped (at ~58% of the rows) the
  * partition two hours behind the source has visible files but is not due yet (earlier ones may
  * already be committed: the sink's watermark follows the input's, see {@link
- * SinkWatermarkProgressTest}). A new job restored
- * from the snapshot commits it, and the rest, exactly as their visible files are: from a savepoint
- * every commit runs once (the policy ran once per partition and commit number over both jobs, and
- * not again for what the first job committed); from the retained checkpoint of a cancelled job
- * (taken before some files became visible and some partitions were committed) commits after the
- * checkpoint may run again, and each still sees the whole partition. Either way the visible rows are
- * the input exactly once and each manifest lists exactly the visible files.
+ * SinkWatermarkProgressTest}). A new job restored from the snapshot commits it, and the rest,
+ * exactly as their visible files are: from a savepoint every commit runs once (the policy ran once
+ * per partition and commit number over both jobs, and not again for what the first job committed);
+ * from the retained checkpoint of a cancelled job (taken before some files became visible and some
+ * partitions were committed) commits after the checkpoint may run again, and each still sees the
+ * whole partition. Either way the visible rows are the input exactly once and each manifest lists
+ * exactly the visible files.
  */
 class PartitionCommitAcrossRestoreTest {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionCommitAcrossRestoreTest.class);
@@ -65,15 +65,25 @@ class PartitionCommitAcrossRestoreTest {
     List<Commit> commits = RecordingCommitPolicy.commits(CommitTables.root(table));
     Map<String, Long> runsPerCommit =
         commits.stream()
-            .collect(Collectors.groupingBy(c -> c.partition + " #" + c.commitNumber, Collectors.counting()));
+            .collect(
+                Collectors.groupingBy(
+                    c -> c.partition + " #" + c.commitNumber, Collectors.counting()));
     assertEquals(
         List.of(),
-        runsPerCommit.entrySet().stream().filter(e -> e.getValue() != 1).map(Object::toString).toList(),
+        runsPerCommit.entrySet().stream()
+            .filter(e -> e.getValue() != 1)
+            .map(Object::toString)
+            .toList(),
         "commits whose policy ran more than once: " + commits);
     List<Commit> bySecondJob = commits.subList(atStop.commitsRecorded, commits.size());
     Set<String> recommitted = new TreeSet<>();
-    bySecondJob.stream().filter(c -> atStop.committed.contains(c.partition)).forEach(c -> recommitted.add(c.toString()));
-    assertEquals(Set.of(), recommitted, "partitions the first job had committed, committed again by the second");
+    bySecondJob.stream()
+        .filter(c -> atStop.committed.contains(c.partition))
+        .forEach(c -> recommitted.add(c.toString()));
+    assertEquals(
+        Set.of(),
+        recommitted,
+        "partitions the first job had committed, committed again by the second");
   }
 
   @Test
@@ -81,7 +91,8 @@ class PartitionCommitAcrossRestoreTest {
     TableSpec table = CommitTables.table(dir, "orders_committed", "2 h");
     AtStop atStop = new AtStop();
     RestoreOutcome outcome = run(table, StopMode.CANCEL_KEEP_CHECKPOINT, atStop);
-    assertTrue(outcome.emittedInTotal >= ROWS, "rows emitted by both jobs: " + outcome.emittedInTotal);
+    assertTrue(
+        outcome.emittedInTotal >= ROWS, "rows emitted by both jobs: " + outcome.emittedInTotal);
   }
 
   private RestoreOutcome run(TableSpec table, StopMode mode, AtStop atStop) throws Exception {
@@ -109,7 +120,8 @@ class PartitionCommitAcrossRestoreTest {
         atStop.committed,
         visibleNotCommitted,
         RecordingCommitPolicy.commits(root));
-    assertFalse(visibleNotCommitted.isEmpty(), "no partition was visible but not committed at the stop");
+    assertFalse(
+        visibleNotCommitted.isEmpty(), "no partition was visible but not committed at the stop");
 
     assertTrue(outcome.secondJob.finishedByItself, outcome.secondJob.toString());
     ExactlyOnceCheck check = outcome.afterRestore.get(table.name());
@@ -120,8 +132,10 @@ class PartitionCommitAcrossRestoreTest {
     // the partitions that were visible but not committed at the stop were committed by the new job
     Set<String> bySecondJob = new HashSet<>();
     List<Commit> commits = RecordingCommitPolicy.commits(root);
-    new ArrayList<>(commits.subList(atStop.commitsRecorded, commits.size())).forEach(c -> bySecondJob.add(c.partition));
-    assertTrue(bySecondJob.containsAll(visibleNotCommitted), bySecondJob + " vs " + visibleNotCommitted);
+    new ArrayList<>(commits.subList(atStop.commitsRecorded, commits.size()))
+        .forEach(c -> bySecondJob.add(c.partition));
+    assertTrue(
+        bySecondJob.containsAll(visibleNotCommitted), bySecondJob + " vs " + visibleNotCommitted);
     return outcome;
   }
 }

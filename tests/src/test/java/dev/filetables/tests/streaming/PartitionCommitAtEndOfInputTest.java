@@ -18,12 +18,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A finite stream on the Flink runner whose files all close at the end of the input (large rolling
- * size, hour-long rollover and inactivity): every file is published by the end-of-input drain, after
- * the final watermark has reached the partition commit, so the commit never gets their published
- * elements. The writers' announcements of the closed files make every partition known to it in
- * time: the job ends with every partition committed (success file whose manifest lists exactly the
- * visible files, and {@link RecordingCommitPolicy}), every row visible exactly once; by either
- * trigger, and with {@code auto-compaction} (the commit waits for the merged files).
+ * size, hour-long rollover and inactivity): every file is published by the end-of-input drain,
+ * after the final watermark has reached the partition commit, so the commit never gets their
+ * published elements. The writers' announcements of the closed files make every partition known to
+ * it in time: the job ends with every partition committed (success file whose manifest lists
+ * exactly the visible files, and {@link RecordingCommitPolicy}), every row visible exactly once; by
+ * either trigger, and with {@code auto-compaction} (the commit waits for the merged files).
  */
 class PartitionCommitAtEndOfInputTest {
   private static final long ROWS_PER_PARTITION = 1_000;
@@ -34,7 +34,8 @@ class PartitionCommitAtEndOfInputTest {
 
   @ParameterizedTest(name = "{0}, auto-compaction {1}")
   @CsvSource({"partition-time, false", "process-time, false", "partition-time, true"})
-  void everyPartitionIsCommittedWhenAllFilesCloseAtTheEnd(String trigger, boolean compaction) throws Exception {
+  void everyPartitionIsCommittedWhenAllFilesCloseAtTheEnd(String trigger, boolean compaction)
+      throws Exception {
     TableSpec table =
         CommitTables.table(
             dir,
@@ -50,7 +51,14 @@ class PartitionCommitAtEndOfInputTest {
 
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
-            dir, List.of(CommitTables.sink(table, ORDERS, null)), ORDERS, ROWS, 3_000, 0, 1L, Duration.ofSeconds(90));
+            dir,
+            List.of(CommitTables.sink(table, ORDERS, null)),
+            ORDERS,
+            ROWS,
+            3_000,
+            0,
+            1L,
+            Duration.ofSeconds(90));
 
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());
     ExactlyOnceCheck check = outcome.checks.get(table.name());

@@ -29,14 +29,14 @@ import org.slf4j.LoggerFactory;
  * follows visibility. An unbounded input moves hour by hour through six hourly partitions (event
  * time runs an hour per ~2.7 s), written with {@code sink.partition-commit.delay} = 1 h, so each
  * partition is due once the watermark passes the end of its hour, while the job runs (the sink's
- * output watermark follows the input's on Flink, see {@link SinkWatermarkProgressTest}). In the end the visible rows are the input exactly once, every partition is
- * committed (success file with a manifest of exactly its visible files, and {@link
- * RecordingCommitPolicy}), and every commit the policy recorded saw the partition's final rows and
- * files: no commit ran before all of its rows were visible. The watermark never passes a
- * partition's time + delay while rows of it are still open or hidden ({@link WatermarkRaceWitness}):
- * the sink's publish step holds its output watermark until its files are visible, except for the
- * last files of the input, published at the job's final checkpoint after the final watermark (the
- * commit waits for their intent). (Its former
+ * output watermark follows the input's on Flink, see {@link SinkWatermarkProgressTest}). In the end
+ * the visible rows are the input exactly once, every partition is committed (success file with a
+ * manifest of exactly its visible files, and {@link RecordingCommitPolicy}), and every commit the
+ * policy recorded saw the partition's final rows and files: no commit ran before all of its rows
+ * were visible. The watermark never passes a partition's time + delay while rows of it are still
+ * open or hidden ({@link WatermarkRaceWitness}): the sink's publish step holds its output watermark
+ * until its files are visible, except for the last files of the input, published at the job's final
+ * checkpoint after the final watermark (the commit waits for their intent). (Its former
  * {@code @RequiresStableInput} publish step dropped that hold at the end of the input, Beam issue
  * #39991, and the watermark raced ahead of the last files every time; the commit step still checks
  * the files it has seen, {@code PartitionCommitTest}.)
@@ -63,11 +63,14 @@ class PartitionCommitUnderFailuresTest {
   }
 
   @Test
-  void everyCommitSeesItsWholePartitionDespiteFailuresAndWatermarkRaces(TestInfo test) throws Exception {
+  void everyCommitSeesItsWholePartitionDespiteFailuresAndWatermarkRaces(TestInfo test)
+      throws Exception {
     long seed = FailureSeeds.seed(test);
     TableSpec table = CommitTables.table(dir, "orders_committed", "1 h");
-    WatermarkRaceWitness witness = WatermarkRaceWitness.of(CommitTables.root(table), Duration.ofHours(1));
-    // a crash before the success file is written and one after it, before the commit step records it
+    WatermarkRaceWitness witness =
+        WatermarkRaceWitness.of(CommitTables.root(table), Duration.ofHours(1));
+    // a crash before the success file is written and one after it, before the commit step records
+    // it
     CommitFailpoints.set(
         (point, partition) -> {
           EmitLog log = StreamingScenarios.runningLog;
@@ -87,7 +90,8 @@ class PartitionCommitUnderFailuresTest {
               seed,
               Duration.ofSeconds(150));
 
-      assertEquals(Set.of(CommitFailpoints.Point.values()), commitCrashes, "a crash at each commit step");
+      assertEquals(
+          Set.of(CommitFailpoints.Point.values()), commitCrashes, "a crash at each commit step");
       outcome.assertFailuresInjectedAndRestarted(commitCrashes.size(), seed);
       assertTrue(outcome.run.finishedByItself, outcome.run.toString());
       ExactlyOnceCheck check = outcome.checks.get(table.name());

@@ -22,9 +22,9 @@ import java.util.TreeSet;
 /**
  * A {@code custom} commit policy for the streaming commit tests: at each commit it looks at the
  * partition directory itself, independently of what the committer hands over, and appends one JSON
- * line to {@code <table root>/../<table name>.commits.jsonl} (outside the table) with the partition,
- * the commit number and reason, the visible data files and their rows (counted as lines: the tests
- * write JSON, one row a line) and the files the commit context listed.
+ * line to {@code <table root>/../<table name>.commits.jsonl} (outside the table) with the
+ * partition, the commit number and reason, the visible data files and their rows (counted as lines:
+ * the tests write JSON, one row a line) and the files the commit context listed.
  *
  * <p>Appends survive job failures, so a commit re-run after a restore shows up as another line.
  */
@@ -59,8 +59,16 @@ public final class RecordingCommitPolicy implements PartitionCommitPolicy {
 
     @Override
     public String toString() {
-      return partition + " #" + commitNumber + " (" + reason + "): " + visibleRows + " visible rows in "
-          + visibleFiles.size() + " files";
+      return partition
+          + " #"
+          + commitNumber
+          + " ("
+          + reason
+          + "): "
+          + visibleRows
+          + " visible rows in "
+          + visibleFiles.size()
+          + " files";
     }
   }
 

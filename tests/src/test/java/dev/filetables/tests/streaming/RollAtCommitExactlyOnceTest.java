@@ -38,12 +38,14 @@ class RollAtCommitExactlyOnceTest {
   private static final long ROWS = 20_000;
   private static final double ROWS_PER_SECOND = 1_500;
   private static final Orders ORDERS = Orders.withPartitions(4);
-  private static final List<Point> BUNDLE_END = List.of(Point.BUNDLE_END_MERGED, Point.BUNDLE_END_EMITTED);
+  private static final List<Point> BUNDLE_END =
+      List.of(Point.BUNDLE_END_MERGED, Point.BUNDLE_END_EMITTED);
 
   @TempDir Path dir;
 
   /** (table, point) pairs that already crashed: each crashes once, at its fifth occurrence. */
   private final Set<String> crashed = ConcurrentHashMap.newKeySet();
+
   private final Map<String, AtomicInteger> reached = new ConcurrentHashMap<>();
 
   @BeforeEach
@@ -72,7 +74,9 @@ class RollAtCommitExactlyOnceTest {
   @Test
   void everyRowIsVisibleOnceDespiteFailuresAroundBundleEndCloses(TestInfo test) throws Exception {
     List<SinkUnderTest> sinks =
-        List.of(rollingAtCommit(dir, "orders_json", "json"), rollingAtCommit(dir, "orders_parquet", "parquet"));
+        List.of(
+            rollingAtCommit(dir, "orders_json", "json"),
+            rollingAtCommit(dir, "orders_parquet", "parquet"));
     SinkFailpoints.set(
         (point, file) -> {
           if (!BUNDLE_END.contains(point)) {
@@ -90,7 +94,8 @@ class RollAtCommitExactlyOnceTest {
           if (reached.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() >= 5
               && emitting
               && crashed.add(key)) {
-            throw new IllegalStateException("Injected bundle-end crash: " + key + " (" + file + ")");
+            throw new IllegalStateException(
+                "Injected bundle-end crash: " + key + " (" + file + ")");
           }
         });
     long seed = FailureSeeds.seed(test);
@@ -109,7 +114,9 @@ class RollAtCommitExactlyOnceTest {
     LOG.info("Bundle-end crashes injected: {}; reached: {}", crashed, reached);
     for (String table : List.of("json", "parquet")) {
       for (Point point : BUNDLE_END) {
-        assertTrue(crashed.contains(table + " " + point), "crash injected at " + table + " " + point + ": " + crashed);
+        assertTrue(
+            crashed.contains(table + " " + point),
+            "crash injected at " + table + " " + point + ": " + crashed);
       }
     }
     outcome.assertFailuresInjectedAndRestarted(crashed.size(), seed);

@@ -43,7 +43,10 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     return SessionCluster.jobJar();
   }
 
-  /** Starts the cluster with its work directory {@code workDir} (logs, pids, checkpoints, savepoints). */
+  /**
+   * Starts the cluster with its work directory {@code workDir} (logs, pids, checkpoints,
+   * savepoints).
+   */
   static ScriptedFlinkCluster start(Path workDir) throws Exception {
     return new ScriptedFlinkCluster(SessionCluster.start(workDir));
   }
@@ -58,13 +61,15 @@ final class ScriptedFlinkCluster implements AutoCloseable {
 
   /** Flink's jars as the start script resolved them: the client needs them next to the job jar. */
   String flinkClassPath() throws IOException {
-    return Files.readString(projectDir().resolve("runner-configs/flink-cluster/target/classpath.txt")).strip();
+    return Files.readString(
+            projectDir().resolve("runner-configs/flink-cluster/target/classpath.txt"))
+        .strip();
   }
 
   /**
    * Submits a job by running {@code mainClass} with {@code args} in a new JVM whose class path is
-   * the job jar plus Flink (what {@code flink run} gives a job's main method), detached; returns the
-   * id of the job named {@code jobName} once the cluster knows it.
+   * the job jar plus Flink (what {@code flink run} gives a job's main method), detached; returns
+   * the id of the job named {@code jobName} once the cluster knows it.
    */
   String submit(String mainClass, List<String> args, String jobName) throws Exception {
     Path jar = jobJar();
@@ -94,14 +99,21 @@ final class ScriptedFlinkCluster implements AutoCloseable {
             .start();
     if (!process.waitFor(5, TimeUnit.MINUTES)) {
       process.destroyForcibly();
-      throw new TimeoutException("submission of " + jobName + " still running after 5 min; log " + log);
+      throw new TimeoutException(
+          "submission of " + jobName + " still running after 5 min; log " + log);
     }
     if (process.exitValue() != 0) {
       throw new AssertionError(
-          "submission of " + jobName + " failed (exit " + process.exitValue() + "):\n" + tail(log, 40));
+          "submission of "
+              + jobName
+              + " failed (exit "
+              + process.exitValue()
+              + "):\n"
+              + tail(log, 40));
     }
     LOG.info("Submitted {} in {} ms", jobName, (System.nanoTime() - start) / 1_000_000);
-    return jobId(jobName).orElseThrow(() -> new AssertionError("the cluster has no job " + jobName));
+    return jobId(jobName)
+        .orElseThrow(() -> new AssertionError("the cluster has no job " + jobName));
   }
 
   /** GET /jobs/overview: the id of the newest job of that name. */
@@ -133,13 +145,29 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     while (true) {
       String state = state(jobId);
       if (isTerminal(state)) {
-        throw new AssertionError("job " + jobId + " ended " + state + " before " + count + " checkpoints" + failure(jobId));
+        throw new AssertionError(
+            "job "
+                + jobId
+                + " ended "
+                + state
+                + " before "
+                + count
+                + " checkpoints"
+                + failure(jobId));
       }
       if ("RUNNING".equals(state) && completedCheckpoints(jobId) >= count) {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new TimeoutException("job " + jobId + " (" + state + ") has not completed " + count + " checkpoints in " + timeout);
+        throw new TimeoutException(
+            "job "
+                + jobId
+                + " ("
+                + state
+                + ") has not completed "
+                + count
+                + " checkpoints in "
+                + timeout);
       }
       Thread.sleep(250);
     }
@@ -150,13 +178,21 @@ final class ScriptedFlinkCluster implements AutoCloseable {
    * of time, so event-time work such as partition commits completes), then polls GET
    * /jobs/:id/savepoints/:trigger until the savepoint is complete; returns its location.
    */
-  String stopWithSavepoint(String jobId, Path savepointDir, boolean drain, Duration timeout) throws Exception {
+  String stopWithSavepoint(String jobId, Path savepointDir, boolean drain, Duration timeout)
+      throws Exception {
     String body =
         JSON.writeValueAsString(
-            Map.of("targetDirectory", savepointDir.toUri().toString(), "drain", drain, "formatType", "CANONICAL"));
+            Map.of(
+                "targetDirectory",
+                savepointDir.toUri().toString(),
+                "drain",
+                drain,
+                "formatType",
+                "CANONICAL"));
     String state = state(jobId);
     if (!"RUNNING".equals(state)) {
-      throw new AssertionError("job " + jobId + " is " + state + ", not RUNNING: nothing to stop" + failure(jobId));
+      throw new AssertionError(
+          "job " + jobId + " is " + state + ", not RUNNING: nothing to stop" + failure(jobId));
     }
     String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -165,7 +201,8 @@ final class ScriptedFlinkCluster implements AutoCloseable {
       if ("COMPLETED".equals(status.path("status").path("id").asText())) {
         JsonNode operation = status.path("operation");
         if (operation.has("failure-cause")) {
-          throw new AssertionError("stop with savepoint failed: " + operation.path("failure-cause"));
+          throw new AssertionError(
+              "stop with savepoint failed: " + operation.path("failure-cause"));
         }
         return operation.path("location").asText();
       }

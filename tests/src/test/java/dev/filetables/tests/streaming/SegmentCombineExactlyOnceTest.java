@@ -44,6 +44,7 @@ class SegmentCombineExactlyOnceTest {
 
   /** (table, point) pairs that already crashed: each crashes once, at its fifth occurrence. */
   private final Set<String> crashed = ConcurrentHashMap.newKeySet();
+
   private final Map<String, AtomicInteger> reached = new ConcurrentHashMap<>();
 
   @BeforeEach
@@ -69,9 +70,12 @@ class SegmentCombineExactlyOnceTest {
   }
 
   @Test
-  void everyRowIsVisibleOnceDespiteCrashesWhileCombiningSegmentFiles(TestInfo test) throws Exception {
+  void everyRowIsVisibleOnceDespiteCrashesWhileCombiningSegmentFiles(TestInfo test)
+      throws Exception {
     List<SinkUnderTest> sinks =
-        List.of(openForSeconds(dir, "orders_json", "json"), openForSeconds(dir, "orders_parquet", "parquet"));
+        List.of(
+            openForSeconds(dir, "orders_json", "json"),
+            openForSeconds(dir, "orders_parquet", "parquet"));
     SinkFailpoints.set(
         (point, file) -> {
           if (!COMBINE.contains(point)) {
@@ -104,7 +108,9 @@ class SegmentCombineExactlyOnceTest {
     LOG.info("Combine crashes injected: {}; reached: {}", crashed, reached);
     for (String table : List.of("json", "parquet")) {
       for (Point point : COMBINE) {
-        assertTrue(crashed.contains(table + " " + point), "crash injected at " + table + " " + point + ": " + crashed);
+        assertTrue(
+            crashed.contains(table + " " + point),
+            "crash injected at " + table + " " + point + ": " + crashed);
       }
     }
     assertTrue(outcome.run.finishedByItself, outcome.run.toString());

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  */
 class ShippedPresetTest {
   private static FlinkPipelineOptions preset() {
-    return PipelineOptionsFactory.fromArgs(StreamingScenarios.shippedPreset().toArray(new String[0]))
+    return PipelineOptionsFactory.fromArgs(
+            StreamingScenarios.shippedPreset().toArray(new String[0]))
         .as(FlinkPipelineOptions.class);
   }
 
@@ -26,7 +27,9 @@ class ShippedPresetTest {
 
     FlinkPipelineOptions drifted = preset();
     drifted.setMaxBundleSize(1000L);
-    assertEquals(List.of("maxBundleSize: 1000000 -> 1000"), StreamingScenarios.driftFromPreset(drifted, true));
+    assertEquals(
+        List.of("maxBundleSize: 1000000 -> 1000"),
+        StreamingScenarios.driftFromPreset(drifted, true));
     assertThrows(AssertionError.class, () -> StreamingScenarios.assertShippedPreset(drifted));
 
     // the other setting of a protocol switch is run on purpose by one suite

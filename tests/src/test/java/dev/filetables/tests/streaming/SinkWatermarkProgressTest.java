@@ -44,11 +44,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A partition-time commit needs the watermark after the streaming sink (of its published files) to
- * move on while the job runs, not only at the end of the input. An input moving hour by hour through
- * six hourly partitions; an event-time timer at the end of each hour, once on the source's rows and
- * once on the sink's published files, records how many rows the source had emitted when it fired.
- * The rows' watermark passes each hour while the job runs; the published files' watermark must too,
- * at most a few seconds of rows later.
+ * move on while the job runs, not only at the end of the input. An input moving hour by hour
+ * through six hourly partitions; an event-time timer at the end of each hour, once on the source's
+ * rows and once on the sink's published files, records how many rows the source had emitted when it
+ * fired. The rows' watermark passes each hour while the job runs; the published files' watermark
+ * must too, at most a few seconds of rows later.
  *
  * <p>The cause was {@code Timer.clear()} on Beam 2.62's Flink runner: it does not delete the timer,
  * so a cleared timer with an output timestamp held the watermark until it fired, at the end of the
@@ -59,6 +59,7 @@ class SinkWatermarkProgressTest {
   private static final long ROWS_PER_PARTITION = 3_000;
   private static final Orders ORDERS = Orders.hourByHour(6, ROWS_PER_PARTITION);
   private static final long ROWS = 6 * ROWS_PER_PARTITION;
+
   /** Emitted rows when the watermark passed the end of each hour, by "rows|files partition". */
   private static final Map<String, Long> PASSED = new ConcurrentHashMap<>();
 
@@ -80,7 +81,11 @@ class SinkWatermarkProgressTest {
           pipeline
               .apply(
                   "Orders",
-                  Read.from(OrdersSource.of(ORDERS).withTotalRows(ROWS).withRowsPerSecond(1_500).withEmitLog(logId)))
+                  Read.from(
+                      OrdersSource.of(ORDERS)
+                          .withTotalRows(ROWS)
+                          .withRowsPerSecond(1_500)
+                          .withEmitLog(logId)))
               .setRowSchema(Orders.SCHEMA);
       rows.apply(
               "RowsByPartition",
@@ -89,7 +94,9 @@ class SinkWatermarkProgressTest {
           .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()))
           .apply("WatchRows", ParDo.of(new HourPassedFn<Row>("rows", logId)));
       rows.apply("Write", FileTableIO.write(table))
-          .apply("FilesByPartition", WithKeys.of(WrittenFile::partitionPath).withKeyType(TypeDescriptors.strings()))
+          .apply(
+              "FilesByPartition",
+              WithKeys.of(WrittenFile::partitionPath).withKeyType(TypeDescriptors.strings()))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenFileCoder.of()))
           .apply("WatchFiles", ParDo.of(new HourPassedFn<WrittenFile>("files", logId)));
       JobID job = cluster.submit(pipeline);
@@ -105,7 +112,8 @@ class SinkWatermarkProgressTest {
       Long rowsPassed = PASSED.get("rows " + partition);
       Long filesPassed = PASSED.get("files " + partition);
       assertTrue(rowsPassed != null && rowsPassed < ROWS, "rows' watermark: " + PASSED);
-      assertTrue(filesPassed != null && filesPassed < ROWS, "published files' watermark: " + PASSED);
+      assertTrue(
+          filesPassed != null && filesPassed < ROWS, "published files' watermark: " + PASSED);
     }
     assertEquals(12, PASSED.size(), PASSED.toString());
   }
@@ -139,7 +147,8 @@ class SinkWatermarkProgressTest {
       String dt = partition.substring(3, 13);
       String hour = partition.substring(partition.length() - 2);
       long end =
-          LocalDateTime.parse(dt + "T" + hour + ":00:00").toInstant(ZoneOffset.UTC).toEpochMilli() + 3_600_000L;
+          LocalDateTime.parse(dt + "T" + hour + ":00:00").toInstant(ZoneOffset.UTC).toEpochMilli()
+              + 3_600_000L;
       set.write(end);
       hourPassed.set(new Instant(end));
     }

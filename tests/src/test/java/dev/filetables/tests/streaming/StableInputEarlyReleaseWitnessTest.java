@@ -46,19 +46,21 @@ import org.slf4j.LoggerFactory;
  * sees per (key, number). Stable input promises that a replay hands over the same element, so one
  * (key, number) must never show two ids. The stable step fails once after 1500 rows, and then at
  * the end of its first bundle after each restore (twice); another task takes 200 ms per snapshot,
- * so each checkpoint completes a while after the stable step's snapshot. {@code BufferingDoFnRunner} restores its
- * buffer index from the checkpoint, writes the elements arriving after the first new checkpoint into
- * the restored buffer, which still holds the restored elements, and releases that buffer when that
- * checkpoint completes: elements that arrived after the checkpoint are processed with it. The
- * second failure rolls the keyed step back to before them, so they are numbered again, with new
- * ids: a (key, number) with two ids.
+ * so each checkpoint completes a while after the stable step's snapshot. {@code
+ * BufferingDoFnRunner} restores its buffer index from the checkpoint, writes the elements arriving
+ * after the first new checkpoint into the restored buffer, which still holds the restored elements,
+ * and releases that buffer when that checkpoint completes: elements that arrived after the
+ * checkpoint are processed with it. The second failure rolls the keyed step back to before them, so
+ * they are numbered again, with new ids: a (key, number) with two ids.
  */
 class StableInputEarlyReleaseWitnessTest {
-  private static final Logger LOG = LoggerFactory.getLogger(StableInputEarlyReleaseWitnessTest.class);
+  private static final Logger LOG =
+      LoggerFactory.getLogger(StableInputEarlyReleaseWitnessTest.class);
   private static final long ROWS = 12_000;
   static final Map<String, Set<String>> SEEN = new ConcurrentHashMap<>();
   static final AtomicInteger FAILURES = new AtomicInteger();
   static final AtomicLong PROCESSED = new AtomicLong();
+
   /** Failures: one after 1500 rows, then one at the end of the first release after each restore. */
   static final int LAST_FAILURE = 3;
 
@@ -78,16 +80,26 @@ class StableInputEarlyReleaseWitnessTest {
       options.setMaxBundleTimeMills(10_000L);
       Pipeline p = Pipeline.create(options);
       PCollection<Row> rows =
-          p.apply(Read.from(OrdersSource.of(Orders.withPartitions(4)).withTotalRows(ROWS).withRowsPerSecond(2_000).withEmitLog(logId)))
+          p.apply(
+                  Read.from(
+                      OrdersSource.of(Orders.withPartitions(4))
+                          .withTotalRows(ROWS)
+                          .withRowsPerSecond(2_000)
+                          .withEmitLog(logId)))
               .setRowSchema(Orders.SCHEMA);
-      rows.apply(WithKeys.of((Row r) -> Long.toString(r.getInt64("order_id") % 8)).withKeyType(TypeDescriptors.strings()))
+      rows.apply(
+              WithKeys.of((Row r) -> Long.toString(r.getInt64("order_id") % 8))
+                  .withKeyType(TypeDescriptors.strings()))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()))
           .apply("Number", ParDo.of(new NumberFn()))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()))
           .apply("Stable", ParDo.of(new StableFn()));
       // another task whose snapshot takes 200 ms: each checkpoint completes that much after the
       // stable step's snapshot, and rows keep arriving there meanwhile
-      rows.apply("SlowKeys", WithKeys.of((Row r) -> Long.toString(r.getInt64("order_id") % 2)).withKeyType(TypeDescriptors.strings()))
+      rows.apply(
+              "SlowKeys",
+              WithKeys.of((Row r) -> Long.toString(r.getInt64("order_id") % 2))
+                  .withKeyType(TypeDescriptors.strings()))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()))
           .apply("SlowSnapshot", ParDo.of(new SlowSnapshotFn()));
       JobID job = cluster.submit(p);
@@ -99,23 +111,33 @@ class StableInputEarlyReleaseWitnessTest {
       EmitLog.remove(logId);
     }
     Map<String, Set<String>> twice = new TreeMap<>();
-    SEEN.forEach((k, ids) -> {
-      if (ids.size() > 1) {
-        twice.put(k, ids);
-      }
-    });
-    LOG.info("{} failures, {} elements processed, {} (key, number) pairs, {} with two ids: {}",
-        FAILURES.get(), PROCESSED.get(), SEEN.size(), twice.size(), twice.keySet());
+    SEEN.forEach(
+        (k, ids) -> {
+          if (ids.size() > 1) {
+            twice.put(k, ids);
+          }
+        });
+    LOG.info(
+        "{} failures, {} elements processed, {} (key, number) pairs, {} with two ids: {}",
+        FAILURES.get(),
+        PROCESSED.get(),
+        SEEN.size(),
+        twice.size(),
+        twice.keySet());
     assertTrue(FAILURES.get() >= LAST_FAILURE, "failures injected: " + FAILURES.get());
     assertTrue(!twice.isEmpty(), "no element released before its checkpoint: fixed in the runner?");
   }
 
   /** Numbers each key's rows; stamps each with a random id (not deterministic on purpose). */
   static final class NumberFn extends DoFn<KV<String, Row>, KV<String, String>> {
-    @StateId("n") final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
+    @StateId("n")
+    final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
 
     @ProcessElement
-    public void process(@Element KV<String, Row> e, @StateId("n") ValueState<Long> n, OutputReceiver<KV<String, String>> out) {
+    public void process(
+        @Element KV<String, Row> e,
+        @StateId("n") ValueState<Long> n,
+        OutputReceiver<KV<String, String>> out) {
       Long c = n.read();
       long next = c == null ? 0 : c + 1;
       n.write(next);
@@ -149,15 +171,21 @@ class StableInputEarlyReleaseWitnessTest {
 
     @FinishBundle
     public void finish() {
-      if (attempt >= 1 && attempt < LAST_FAILURE && inBundle > 0 && FAILURES.compareAndSet(attempt, attempt + 1)) {
-        throw new IllegalStateException("injected failure at the end of the first release after a restore");
+      if (attempt >= 1
+          && attempt < LAST_FAILURE
+          && inBundle > 0
+          && FAILURES.compareAndSet(attempt, attempt + 1)) {
+        throw new IllegalStateException(
+            "injected failure at the end of the first release after a restore");
       }
     }
   }
 
   /** Takes 200 ms to finish a bundle, which the runner does in every snapshot. */
   static final class SlowSnapshotFn extends DoFn<KV<String, Row>, Void> {
-    @StateId("n") final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
+    @StateId("n")
+    final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
+
     private transient boolean rows;
 
     @StartBundle

@@ -51,7 +51,8 @@ class StopWithSavepointRestoreTest {
   @Test
   void newJobContinuesFromRetainedCheckpointOfCancelledJob() throws Exception {
     RestoreOutcome outcome = run(StopMode.CANCEL_KEEP_CHECKPOINT);
-    assertTrue(outcome.emittedInTotal >= ROWS, "rows emitted by both jobs: " + outcome.emittedInTotal);
+    assertTrue(
+        outcome.emittedInTotal >= ROWS, "rows emitted by both jobs: " + outcome.emittedInTotal);
   }
 
   private RestoreOutcome run(StopMode mode) throws Exception {
@@ -70,7 +71,9 @@ class StopWithSavepointRestoreTest {
         (table, check) -> {
           assertEquals(List.of(), check.consistencyProblems(), "after stop: " + check);
           // the first job published while it ran: the restore continues a table readers already use
-          assertTrue(check.visibleRows > 0 && check.visibleRows < ROWS, "rows visible at the stop: " + check);
+          assertTrue(
+              check.visibleRows > 0 && check.visibleRows < ROWS,
+              "rows visible at the stop: " + check);
           assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table);
           LOG.info("{} after stop ({}): {}", table, mode, check);
         });
@@ -79,7 +82,10 @@ class StopWithSavepointRestoreTest {
           assertEquals(List.of(), check.exactlyOnceProblems(), "after restore: " + check);
           assertEquals(ROWS, check.visibleRows, check.toString());
           assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table);
-          assertEquals(List.of(), check.contents.inProgressFiles(), table + ": hidden files left after the restored job");
+          assertEquals(
+              List.of(),
+              check.contents.inProgressFiles(),
+              table + ": hidden files left after the restored job");
           LOG.info(
               "{} after restore from {}: {} hidden leftovers ({} in progress); {}",
               table,

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.RunnerPresets;
 import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.LocalFlinkCluster;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.OrdersSource;
-import dev.filetables.pipelines.RunnerPresets;
 import dev.filetables.pipelines.bench.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.PublishedLeftovers;
@@ -24,9 +24,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
@@ -39,10 +39,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The streaming jobs of the exactly-once tests: {@link OrdersSource} → {@link FailureInjector} → one
- * or more table sinks, on a {@link LocalFlinkCluster} with parallelism 2 and EXACTLY_ONCE
- * checkpoints, and the ways to run them (with failures, stop with a savepoint, cancel and restore from
- * a retained checkpoint).
+ * The streaming jobs of the exactly-once tests: {@link OrdersSource} → {@link FailureInjector} →
+ * one or more table sinks, on a {@link LocalFlinkCluster} with parallelism 2 and EXACTLY_ONCE
+ * checkpoints, and the ways to run them (with failures, stop with a savepoint, cancel and restore
+ * from a retained checkpoint).
  *
  * <p>Transform names ("Orders", "InjectFailures", "Write &lt;table&gt;") are the operator uids the
  * Flink runner derives, so a job built again from the same arguments restores a savepoint of the
@@ -76,16 +76,19 @@ final class StreamingScenarios {
   static final class SinkUnderTest {
     final TableSpec table;
     final Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink;
+
     /** What else must hold, beyond all rows being visible, before the harness may stop the job. */
     final Predicate<TableSpec> done;
+
     /**
-     * The sink claims exactly-once visibility: the live reader's violations fail the run. False only
-     * for the harness's own at-least-once stand-in, whose violations the self-test expects.
+     * The sink claims exactly-once visibility: the live reader's violations fail the run. False
+     * only for the harness's own at-least-once stand-in, whose violations the self-test expects.
      */
     final boolean exactlyOnce;
 
     SinkUnderTest(
-        TableSpec table, Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink) {
+        TableSpec table,
+        Function<TableSpec, PTransform<? super PCollection<Row>, ? extends POutput>> sink) {
       this(table, sink, t -> true, true);
     }
 
@@ -108,7 +111,9 @@ final class StreamingScenarios {
       return new SinkUnderTest(table, sink, done, exactlyOnce);
     }
 
-    /** This sink, known to be only at least once: what the live reader sees is reported, not failed. */
+    /**
+     * This sink, known to be only at least once: what the live reader sees is reported, not failed.
+     */
     SinkUnderTest onlyAtLeastOnce() {
       return new SinkUnderTest(table, sink, done, false);
     }
@@ -118,14 +123,19 @@ final class StreamingScenarios {
    * Stops the live reader and fails if it saw anything wrong in a table whose sink claims exactly
    * once; returns every violation per table (the at-least-once stand-in's included).
    */
-  static Map<String, List<String>> stopLiveReader(LiveReader live, List<SinkUnderTest> sinks, String context)
-      throws InterruptedException {
+  static Map<String, List<String>> stopLiveReader(
+      LiveReader live, List<SinkUnderTest> sinks, String context) throws InterruptedException {
     Map<String, List<String>> seen = live.stop();
     for (SinkUnderTest sink : sinks) {
       List<String> problems = seen.getOrDefault(sink.table.name(), List.of());
       if (sink.exactlyOnce && !problems.isEmpty()) {
         throw new AssertionError(
-            "A plain reader saw " + sink.table.name() + " wrong while the job ran (" + context + "): " + problems);
+            "A plain reader saw "
+                + sink.table.name()
+                + " wrong while the job ran ("
+                + context
+                + "): "
+                + problems);
       }
     }
     return seen;
@@ -134,19 +144,31 @@ final class StreamingScenarios {
   /** How a job run ended. */
   static final class RunResult {
     final JobID job;
-    /** True when the job finished by itself; false when the harness stopped it once the tables were complete. */
+
+    /**
+     * True when the job finished by itself; false when the harness stopped it once the tables were
+     * complete.
+     */
     final boolean finishedByItself;
+
     final JobStatus status;
     final long completedCheckpoints;
+
     /** Task restarts of the job (failovers; -1 when not known). */
     final int restarts;
+
     /**
      * Per table written by {@link FileTableIO}, what finishing the write after a job that finished
      * by itself did ({@link FileTableIO#finishWrite}, as the CLI does); empty otherwise.
      */
     final Map<String, PublishedLeftovers> leftovers;
 
-    RunResult(JobID job, boolean finishedByItself, JobStatus status, long completedCheckpoints, int restarts) {
+    RunResult(
+        JobID job,
+        boolean finishedByItself,
+        JobStatus status,
+        long completedCheckpoints,
+        int restarts) {
       this(job, finishedByItself, status, completedCheckpoints, restarts, Map.of());
     }
 
@@ -172,8 +194,18 @@ final class StreamingScenarios {
 
     @Override
     public String toString() {
-      return "job " + job + " " + status + (finishedByItself ? " (finished by itself)" : " (cancelled by the harness once complete)")
-          + ", " + completedCheckpoints + " completed checkpoints, " + restarts + " restart(s)"
+      return "job "
+          + job
+          + " "
+          + status
+          + (finishedByItself
+              ? " (finished by itself)"
+              : " (cancelled by the harness once complete)")
+          + ", "
+          + completedCheckpoints
+          + " completed checkpoints, "
+          + restarts
+          + " restart(s)"
           + (leftWorkForThePostJobPublish() ? "; post-job publish: " + leftovers.values() : "");
     }
   }
@@ -181,11 +213,14 @@ final class StreamingScenarios {
   private StreamingScenarios() {}
 
   /**
-   * The options of the embedded-Flink preset exactly as shipped ({@code runner-configs/flink-local.args}),
-   * without runner and master: the failure suites run what users run.
+   * The options of the embedded-Flink preset exactly as shipped ({@code
+   * runner-configs/flink-local.args}), without runner and master: the failure suites run what users
+   * run.
    */
   static List<String> shippedPreset() {
-    return RunnerPresets.standard().find(PRESET).orElseThrow(() -> new AssertionError("preset " + PRESET + " not found"))
+    return RunnerPresets.standard()
+        .find(PRESET)
+        .orElseThrow(() -> new AssertionError("preset " + PRESET + " not found"))
         .stream()
         .filter(arg -> !arg.startsWith("--runner=") && !arg.startsWith("--flinkMaster="))
         .collect(java.util.stream.Collectors.toList());
@@ -201,7 +236,8 @@ final class StreamingScenarios {
 
   static FlinkPipelineOptions options(LocalFlinkCluster cluster, String jobName) {
     FlinkPipelineOptions options =
-        PipelineOptionsFactory.fromArgs(shippedPreset().toArray(new String[0])).as(FlinkPipelineOptions.class);
+        PipelineOptionsFactory.fromArgs(shippedPreset().toArray(new String[0]))
+            .as(FlinkPipelineOptions.class);
     cluster.configure(options, jobName + "-" + UUID.randomUUID());
     options.setParallelism(PARALLELISM);
     options.setCheckpointingInterval(CHECKPOINT_INTERVAL_MILLIS);
@@ -263,7 +299,9 @@ final class StreamingScenarios {
     }
   }
 
-  /** System property: run the scenarios' jobs with {@code --finishBundleBeforeCheckpointing=true}. */
+  /**
+   * System property: run the scenarios' jobs with {@code --finishBundleBeforeCheckpointing=true}.
+   */
   static final String FINISH_BUNDLE_PROPERTY = "filetables.finishBundleBeforeCheckpointing";
 
   static Pipeline pipeline(
@@ -271,9 +309,11 @@ final class StreamingScenarios {
       OrdersSource source,
       FailureInjector.Plan plan,
       List<SinkUnderTest> sinks) {
-    if (sinks.stream().anyMatch(sink -> !(sink.sink.apply(sink.table) instanceof FileTableIO.Write))) {
+    if (sinks.stream()
+        .anyMatch(sink -> !(sink.sink.apply(sink.table) instanceof FileTableIO.Write))) {
       // Only for the stand-in sinks (StandInSinks; FileTableIO's sink has no such step): the Flink
-      // runner cannot finish a job with @RequiresStableInput at the end of the input without it (the
+      // runner cannot finish a job with @RequiresStableInput at the end of the input without it
+      // (the
       // elements still buffered for the next checkpoint keep a watermark hold and
       // DoFnOperator#finish throws). The shipped preset does not set it.
       options.as(FlinkPipelineOptions.class).setEnableStableInputDrain(true);
@@ -317,10 +357,17 @@ final class StreamingScenarios {
         JobResult result = cluster.awaitTermination(job, Duration.ofSeconds(10));
         if (status != JobStatus.FINISHED) {
           throw new AssertionError(
-              "Job " + job + " ended " + status
-                  + result.getSerializedThrowable().map(t -> ": " + t.getFullStringifiedStackTrace()).orElse(""));
+              "Job "
+                  + job
+                  + " ended "
+                  + status
+                  + result
+                      .getSerializedThrowable()
+                      .map(t -> ": " + t.getFullStringifiedStackTrace())
+                      .orElse(""));
         }
-        return new RunResult(job, true, status, checkpoints, cluster.restarts(job), finishWrites(sinks));
+        return new RunResult(
+            job, true, status, checkpoints, cluster.restarts(job), finishWrites(sinks));
       }
       List<Long> counts = new ArrayList<>();
       boolean done = true;
@@ -331,8 +378,14 @@ final class StreamingScenarios {
         }
       }
       lastState =
-          log.emissions() + " rows emitted, visible rows " + (counts.isEmpty() ? "not counted yet" : counts)
-              + " of " + totalRows + (done ? "" : ", not done") + ", job " + status;
+          log.emissions()
+              + " rows emitted, visible rows "
+              + (counts.isEmpty() ? "not counted yet" : counts)
+              + " of "
+              + totalRows
+              + (done ? "" : ", not done")
+              + ", job "
+              + status;
       boolean complete = done && !counts.isEmpty() && counts.stream().allMatch(c -> c >= totalRows);
       if (!complete) {
         completeSince = -1;
@@ -359,7 +412,8 @@ final class StreamingScenarios {
     Map<String, PublishedLeftovers> done = new LinkedHashMap<>();
     for (SinkUnderTest sink : sinks) {
       PTransform<?, ?> transform = sink.sink.apply(sink.table);
-      if (transform instanceof FileTableIO.Write || transform instanceof CommitTables.WriteAndWatch) {
+      if (transform instanceof FileTableIO.Write
+          || transform instanceof CommitTables.WriteAndWatch) {
         PublishedLeftovers result = FileTableIO.finishWrite(sink.table, null);
         if (!result.isEmpty()) {
           LOG.warn("The job's final checkpoint left work for the post-job publish: {}", result);
@@ -386,6 +440,7 @@ final class StreamingScenarios {
     final long emittedByFirstJob;
     final long emittedInTotal;
     final RunResult secondJob;
+
     /** What the live reader saw wrong, per table (only at-least-once stand-ins may have any). */
     final Map<String, List<String>> liveViolations;
 
@@ -409,9 +464,9 @@ final class StreamingScenarios {
 
   /**
    * Runs a job over rows {@code 0 .. totalRows-1} until about {@code stopFraction} of them are
-   * emitted and two checkpoints completed, stops it ({@code mode}), checks that what is visible then
-   * is consistent, and starts a new job of the same shape from the savepoint or retained checkpoint;
-   * returns the checks once the second job has completed.
+   * emitted and two checkpoints completed, stops it ({@code mode}), checks that what is visible
+   * then is consistent, and starts a new job of the same shape from the savepoint or retained
+   * checkpoint; returns the checks once the second job has completed.
    */
   static RestoreOutcome stopAndRestore(
       Path dir,
@@ -423,7 +478,8 @@ final class StreamingScenarios {
       StopMode mode,
       Duration timeout)
       throws Exception {
-    return stopAndRestore(dir, sinks, orders, totalRows, rowsPerSecond, stopFraction, mode, timeout, () -> {});
+    return stopAndRestore(
+        dir, sinks, orders, totalRows, rowsPerSecond, stopFraction, mode, timeout, () -> {});
   }
 
   /** Looks at the tables while no job runs, between the stop and the restore. */
@@ -448,10 +504,14 @@ final class StreamingScenarios {
     EmitLog log = EmitLog.create(logId, false);
     FailureInjector.Plan noFailures = FailureInjector.none();
     OrdersSource source =
-        OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
+        OrdersSource.of(orders)
+            .withTotalRows(totalRows)
+            .withRowsPerSecond(rowsPerSecond)
+            .withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
     LiveReader live = null;
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2 * PARALLELISM)) {
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), 2 * PARALLELISM)) {
       FlinkPipelineOptions first = options(cluster, "restore-first");
       if (mode == StopMode.CANCEL_KEEP_CHECKPOINT) {
         first.setExternalizedCheckpointsEnabled(true);
@@ -476,7 +536,12 @@ final class StreamingScenarios {
                 .toString();
       }
       long emittedByFirst = log.emissions();
-      LOG.info("First job {} stopped ({}) after {} emitted rows; restoring from {}", job1, mode, emittedByFirst, restorePath);
+      LOG.info(
+          "First job {} stopped ({}) after {} emitted rows; restoring from {}",
+          job1,
+          mode,
+          emittedByFirst,
+          restorePath);
       Map<String, ExactlyOnceCheck> afterStop = check(tables, orders, totalRows);
       whileStopped.look();
 
@@ -486,11 +551,13 @@ final class StreamingScenarios {
       // the same source, marked as restoring: works around apache/beam#31313 (see OrdersSource)
       OrdersSource restoring = source.restoring();
       JobID job2 = cluster.submit(pipeline(second, restoring, noFailures, sinks));
-      RunResult run = awaitCompletion(cluster, job2, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
+      RunResult run =
+          awaitCompletion(cluster, job2, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("Second job: {}", run);
       Map<String, List<String>> seen = stopLiveReader(live, sinks, "stop " + mode + " and restore");
       Map<String, ExactlyOnceCheck> afterRestore = check(tables, orders, totalRows);
-      return new RestoreOutcome(restorePath, afterStop, afterRestore, emittedByFirst, log.emissions(), run, seen);
+      return new RestoreOutcome(
+          restorePath, afterStop, afterRestore, emittedByFirst, log.emissions(), run, seen);
     } finally {
       if (live != null) {
         live.close();
@@ -505,8 +572,10 @@ final class StreamingScenarios {
     final FailureInjector.Plan plan;
     final RunResult run;
     final Map<String, ExactlyOnceCheck> checks;
+
     /** Rows the source emitted, replays after restores included. */
     final long emitted;
+
     /** What the live reader saw wrong, per table (only at-least-once stand-ins may have any). */
     final Map<String, List<String>> liveViolations;
 
@@ -529,10 +598,13 @@ final class StreamingScenarios {
      */
     void assertFailuresInjectedAndRestarted(int extraFailures, long seed) {
       String context = plan + ", " + run + "; seed " + seed;
-      assertEquals(plan.planned(), plan.injected(), "every planned failure injected once: " + context);
+      assertEquals(
+          plan.planned(), plan.injected(), "every planned failure injected once: " + context);
       int failures = plan.planned().size() + extraFailures;
       if (failures > 0) {
-        assertTrue(run.restarts >= 1 && run.restarts <= failures, "restarts for " + failures + " failure(s): " + context);
+        assertTrue(
+            run.restarts >= 1 && run.restarts <= failures,
+            "restarts for " + failures + " failure(s): " + context);
       } else {
         assertEquals(0, run.restarts, "no failure, no restart: " + context);
       }
@@ -604,7 +676,10 @@ final class StreamingScenarios {
     EmitLog log = EmitLog.create(logId, false);
     runningLog = log;
     OrdersSource source =
-        OrdersSource.of(orders).withTotalRows(totalRows).withRowsPerSecond(rowsPerSecond).withEmitLog(logId);
+        OrdersSource.of(orders)
+            .withTotalRows(totalRows)
+            .withRowsPerSecond(rowsPerSecond)
+            .withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
     LiveReader live = null;
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), PARALLELISM)) {
@@ -612,7 +687,8 @@ final class StreamingScenarios {
       tune.accept(options);
       JobID job = cluster.submit(pipeline(options, source, plan, sinks));
       live = LiveReader.start(tables, orders, totalRows);
-      RunResult run = awaitCompletion(cluster, job, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
+      RunResult run =
+          awaitCompletion(cluster, job, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
       Map<String, List<String>> seen = stopLiveReader(live, sinks, "failure seed " + seed);
       return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions(), seen);
@@ -627,8 +703,8 @@ final class StreamingScenarios {
   }
 
   /**
-   * The emit log of the job {@link #runWithFailures} is running (null when none): lets other failure
-   * hooks (e.g. in the sink) tell whether the source is still emitting.
+   * The emit log of the job {@link #runWithFailures} is running (null when none): lets other
+   * failure hooks (e.g. in the sink) tell whether the source is still emitting.
    */
   static volatile EmitLog runningLog;
 
@@ -656,7 +732,8 @@ final class StreamingScenarios {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (log.emissions() < rows) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("Source emitted only " + log.emissions() + " < " + rows + " rows in " + timeout);
+        throw new AssertionError(
+            "Source emitted only " + log.emissions() + " < " + rows + " rows in " + timeout);
       }
       Thread.sleep(20);
     }

@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The FileTables streaming sinks under test: orders tables written with {@link FileTableIO#write}. */
+/**
+ * The FileTables streaming sinks under test: orders tables written with {@link FileTableIO#write}.
+ */
 final class StreamingTables {
   private StreamingTables() {}
 
@@ -63,7 +65,8 @@ final class StreamingTables {
     return options;
   }
 
-  static SinkUnderTest fileTable(Path dir, String name, String format, Map<String, String> options) {
+  static SinkUnderTest fileTable(
+      Path dir, String name, String format, Map<String, String> options) {
     return new SinkUnderTest(
         Orders.table(name, StreamingScenarios.tablePath(dir, name).toString(), format, options),
         StreamingTables::write);
@@ -85,7 +88,10 @@ final class StreamingTables {
         .toString();
   }
 
-  /** Visible files whose name is not a published part file name ({@code part-<uuid>-<writer>-<n><ext>}). */
+  /**
+   * Visible files whose name is not a published part file name ({@code
+   * part-<uuid>-<writer>-<n><ext>}).
+   */
   static List<Path> strangeVisibleFiles(TableContents contents) {
     List<Path> strange = new ArrayList<>();
     for (TableContents.VisibleFile file : contents.files()) {

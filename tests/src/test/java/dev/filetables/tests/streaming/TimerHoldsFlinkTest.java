@@ -38,9 +38,9 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.flink.api.common.JobID;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link TimerHolds} on Flink [local] (Beam 2.62): a keyed step holds the watermark with an
@@ -55,8 +55,10 @@ class TimerHoldsFlinkTest {
   static final long PER = 1_000;
   static final Orders ORDERS = Orders.hourByHour(6, PER);
   static final Map<String, Long> PASSED = new ConcurrentHashMap<>();
-  static final java.util.concurrent.atomic.AtomicLong ENDS = new java.util.concurrent.atomic.AtomicLong();
-  static final java.util.concurrent.atomic.AtomicLong CHECKS = new java.util.concurrent.atomic.AtomicLong();
+  static final java.util.concurrent.atomic.AtomicLong ENDS =
+      new java.util.concurrent.atomic.AtomicLong();
+  static final java.util.concurrent.atomic.AtomicLong CHECKS =
+      new java.util.concurrent.atomic.AtomicLong();
   @TempDir Path dir;
 
   @ParameterizedTest
@@ -73,14 +75,27 @@ class TimerHoldsFlinkTest {
       options.setMaxBundleTimeMills(100L);
       Pipeline p = Pipeline.create(options);
       PCollection<Row> rows =
-          p.apply(Read.from(OrdersSource.of(ORDERS).withTotalRows(6 * PER).withRowsPerSecond(300).withEmitLog(logId)))
+          p.apply(
+                  Read.from(
+                      OrdersSource.of(ORDERS)
+                          .withTotalRows(6 * PER)
+                          .withRowsPerSecond(300)
+                          .withEmitLog(logId)))
               .setRowSchema(Orders.SCHEMA);
-      PCollection<KV<String, Row>> keyed = rows.apply(WithKeys.of((Row r) -> "dt=" + r.getString("dt") + "/hour=" + r.getString("hour")).withKeyType(TypeDescriptors.strings()))
-          .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()));
-      keyed.apply(ParDo.of(new HoldFn(mode)))
+      PCollection<KV<String, Row>> keyed =
+          rows.apply(
+                  WithKeys.of((Row r) -> "dt=" + r.getString("dt") + "/hour=" + r.getString("hour"))
+                      .withKeyType(TypeDescriptors.strings()))
+              .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()));
+      keyed
+          .apply(ParDo.of(new HoldFn(mode)))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
           .apply(ParDo.of(new Passed(logId, "held ")));
-      keyed.apply(org.apache.beam.sdk.transforms.MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs())).via((KV<String, Row> kv) -> KV.of(kv.getKey(), 1L)))
+      keyed
+          .apply(
+              org.apache.beam.sdk.transforms.MapElements.into(
+                      TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+                  .via((KV<String, Row> kv) -> KV.of(kv.getKey(), 1L)))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
           .apply("rows", ParDo.of(new Passed(logId, "rows ")));
       JobID job = cluster.submit(p);
@@ -113,15 +128,31 @@ class TimerHoldsFlinkTest {
 
   static final class HoldFn extends DoFn<KV<String, Row>, KV<String, Long>> {
     final String mode;
-    @StateId("n") final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
-    @StateId("min") final StateSpec<ValueState<Long>> minSpec = StateSpecs.value(VarLongCoder.of());
-    @TimerId("check") final TimerSpec checkSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
-    @TimerId("end") final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
-    HoldFn(String mode) { this.mode = mode; }
+
+    @StateId("n")
+    final StateSpec<ValueState<Long>> nSpec = StateSpecs.value(VarLongCoder.of());
+
+    @StateId("min")
+    final StateSpec<ValueState<Long>> minSpec = StateSpecs.value(VarLongCoder.of());
+
+    @TimerId("check")
+    final TimerSpec checkSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+    @TimerId("end")
+    final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+    HoldFn(String mode) {
+      this.mode = mode;
+    }
 
     @ProcessElement
-    public void process(@Element KV<String, Row> e, @Timestamp Instant ts, @StateId("n") ValueState<Long> n,
-        @StateId("min") ValueState<Long> min, @TimerId("check") Timer check, @TimerId("end") Timer end,
+    public void process(
+        @Element KV<String, Row> e,
+        @Timestamp Instant ts,
+        @StateId("n") ValueState<Long> n,
+        @StateId("min") ValueState<Long> min,
+        @TimerId("check") Timer check,
+        @TimerId("end") Timer end,
         OutputReceiver<KV<String, Long>> out) {
       Long c = n.read();
       if (c == null) {
@@ -161,26 +192,41 @@ class TimerHoldsFlinkTest {
     }
 
     @OnTimer("check")
-    public void onCheck() { CHECKS.incrementAndGet(); }
+    public void onCheck() {
+      CHECKS.incrementAndGet();
+    }
 
     @OnTimer("end")
-    public void onEnd() { ENDS.incrementAndGet(); }
+    public void onEnd() {
+      ENDS.incrementAndGet();
+    }
   }
 
   static final class Passed extends DoFn<KV<String, Long>, Void> {
     final String logId;
     final String what;
-    @StateId("set") final StateSpec<ValueState<Long>> setSpec = StateSpecs.value(VarLongCoder.of());
-    @TimerId("t") final TimerSpec tSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
-    Passed(String logId, String what) { this.logId = logId; this.what = what; }
+
+    @StateId("set")
+    final StateSpec<ValueState<Long>> setSpec = StateSpecs.value(VarLongCoder.of());
+
+    @TimerId("t")
+    final TimerSpec tSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+    Passed(String logId, String what) {
+      this.logId = logId;
+      this.what = what;
+    }
 
     @ProcessElement
-    public void process(@Element KV<String, Long> e, @StateId("set") ValueState<Long> set, @TimerId("t") Timer t) {
+    public void process(
+        @Element KV<String, Long> e, @StateId("set") ValueState<Long> set, @TimerId("t") Timer t) {
       if (set.read() != null) return;
       String partition = e.getKey();
       String dt = partition.substring(3, 13);
       String hour = partition.substring(partition.length() - 2);
-      long endMs = LocalDateTime.parse(dt + "T" + hour + ":00:00").toInstant(ZoneOffset.UTC).toEpochMilli() + 3_600_000L;
+      long endMs =
+          LocalDateTime.parse(dt + "T" + hour + ":00:00").toInstant(ZoneOffset.UTC).toEpochMilli()
+              + 3_600_000L;
       set.write(endMs);
       t.set(new Instant(endMs));
     }

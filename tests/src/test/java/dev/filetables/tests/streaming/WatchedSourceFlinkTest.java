@@ -1,7 +1,6 @@
 package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableSpec;
@@ -52,14 +51,16 @@ class WatchedSourceFlinkTest {
     return DdlParser.parse(
         "CREATE TABLE landing (id BIGINT NOT NULL, msg STRING, dt STRING, `hour` STRING)"
             + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing") + "', 'format' = 'json', 'source.monitor-interval' = '200 ms')");
+            + dir.resolve("landing")
+            + "', 'format' = 'json', 'source.monitor-interval' = '200 ms')");
   }
 
   private TableSpec sink() {
     return DdlParser.parse(
         "CREATE TABLE copy (id BIGINT NOT NULL, msg STRING, dt STRING, `hour` STRING)"
             + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("copy") + "', 'format' = 'json',"
+            + dir.resolve("copy")
+            + "', 'format' = 'json',"
             + " 'sink.rolling-policy.rollover-interval' = '1 s',"
             + " 'sink.rolling-policy.inactivity-interval' = '1 s',"
             + " 'sink.rolling-policy.check-interval' = '1 s')");
@@ -98,7 +99,8 @@ class WatchedSourceFlinkTest {
     return thread;
   }
 
-  private Pipeline pipeline(FlinkPipelineOptions options, FailureInjector.Plan plan, String writeUuid) {
+  private Pipeline pipeline(
+      FlinkPipelineOptions options, FailureInjector.Plan plan, String writeUuid) {
     TableSpec landing = landing();
     Pipeline pipeline = Pipeline.create(options);
     PCollection<Row> rows =
@@ -111,9 +113,12 @@ class WatchedSourceFlinkTest {
   }
 
   /** A visible file of the copy as DuckDB reads it: {@code id|msg|dt|hour} per row. */
-  private static List<String> copyRows(IndependentReader reader, Path root, Path file, String format) throws Exception {
+  private static List<String> copyRows(
+      IndependentReader reader, Path root, Path file, String format) throws Exception {
     return reader.query(
-        "SELECT id, msg, dt, hour FROM read_json(" + IndependentReader.literal(file) + ", format = 'newline_delimited',"
+        "SELECT id, msg, dt, hour FROM read_json("
+            + IndependentReader.literal(file)
+            + ", format = 'newline_delimited',"
             + " hive_partitioning = true, hive_types_autocast = false, columns = {'id': 'BIGINT', 'msg': 'VARCHAR'})");
   }
 
@@ -123,7 +128,9 @@ class WatchedSourceFlinkTest {
     for (long id = 0; id < ROWS; id++) {
       int n = (int) (id / ROWS_PER_FILE);
       rows.merge(
-          id + "|row " + id + "|2020-05-" + (20 + n / 20) + "|" + String.format("%02d", n / 5 % 4), 1, Integer::sum);
+          id + "|row " + id + "|2020-05-" + (20 + n / 20) + "|" + String.format("%02d", n / 5 % 4),
+          1,
+          Integer::sum);
     }
     return rows;
   }
@@ -156,7 +163,10 @@ class WatchedSourceFlinkTest {
     try (Stream<Path> walk = Files.walk(root)) {
       files =
           walk.filter(Files::isRegularFile)
-              .filter(p -> !p.getFileName().toString().startsWith(".") && !p.getFileName().toString().startsWith("_"))
+              .filter(
+                  p ->
+                      !p.getFileName().toString().startsWith(".")
+                          && !p.getFileName().toString().startsWith("_"))
               .collect(Collectors.toList());
     }
     for (Path file : files) {
@@ -189,7 +199,8 @@ class WatchedSourceFlinkTest {
       }
       Thread.sleep(500);
     }
-    throw new AssertionError("Sink has " + ids.size() + " distinct of " + rows + " rows after " + timeout);
+    throw new AssertionError(
+        "Sink has " + ids.size() + " distinct of " + rows + " rows after " + timeout);
   }
 
   private static void assertExactlyOnce(Map<Long, Integer> ids) {
@@ -203,8 +214,14 @@ class WatchedSourceFlinkTest {
         doubled.add(id);
       }
     }
-    assertEquals(List.of(), missing.subList(0, Math.min(20, missing.size())), missing.size() + " rows missing");
-    assertEquals(List.of(), doubled.subList(0, Math.min(20, doubled.size())), doubled.size() + " rows doubled");
+    assertEquals(
+        List.of(),
+        missing.subList(0, Math.min(20, missing.size())),
+        missing.size() + " rows missing");
+    assertEquals(
+        List.of(),
+        doubled.subList(0, Math.min(20, doubled.size())),
+        doubled.size() + " rows doubled");
     assertEquals(ROWS, ids.size());
   }
 
@@ -216,8 +233,14 @@ class WatchedSourceFlinkTest {
       land(n); // some files are there before the job starts
     }
     LiveReader live = LiveReader.start(sink(), WatchedSourceFlinkTest::copyRows);
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
-      JobID job = cluster.submit(pipeline(StreamingScenarios.options(cluster, "watch-failures"), plan, UUID.randomUUID().toString()));
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+      JobID job =
+          cluster.submit(
+              pipeline(
+                  StreamingScenarios.options(cluster, "watch-failures"),
+                  plan,
+                  UUID.randomUUID().toString()));
       cluster.awaitAllTasksRunning(job, Duration.ofSeconds(60));
       Thread lander = landInBackground(5, FILES, 150);
       lander.join();
@@ -239,11 +262,15 @@ class WatchedSourceFlinkTest {
     FailureInjector.Plan none = FailureInjector.none();
     String writeUuid = UUID.randomUUID().toString();
     LiveReader live = LiveReader.start(sink(), WatchedSourceFlinkTest::copyRows);
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2 * StreamingScenarios.PARALLELISM)) {
-      JobID first = cluster.submit(pipeline(StreamingScenarios.options(cluster, "watch-first"), none, writeUuid));
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), 2 * StreamingScenarios.PARALLELISM)) {
+      JobID first =
+          cluster.submit(
+              pipeline(StreamingScenarios.options(cluster, "watch-first"), none, writeUuid));
       cluster.awaitAllTasksRunning(first, Duration.ofSeconds(60));
       landInBackground(0, FILES / 2, 100).join();
-      cluster.awaitCompletedCheckpoints(first, cluster.completedCheckpoints(first) + 2, Duration.ofSeconds(60));
+      cluster.awaitCompletedCheckpoints(
+          first, cluster.completedCheckpoints(first) + 2, Duration.ofSeconds(60));
       String savepoint = cluster.stopWithSavepoint(first);
       cluster.awaitTermination(first, Duration.ofSeconds(60));
       long seenByFirst = none.recordsSeen();
@@ -260,10 +287,16 @@ class WatchedSourceFlinkTest {
       Map<Long, Integer> ids = awaitSink(ROWS, Duration.ofSeconds(150));
       cluster.cancel(second);
       live.stopAndAssertNothingWrong("watched source across stop-with-savepoint and restore");
-      LOG.info("Rows through the source: {} by the first job, {} in total", seenByFirst, none.recordsSeen());
+      LOG.info(
+          "Rows through the source: {} by the first job, {} in total",
+          seenByFirst,
+          none.recordsSeen());
       assertExactlyOnce(ids);
       assertDuckDbReadsEveryLandedRowOnce();
-      assertEquals(ROWS, none.recordsSeen(), "the source emitted each row once over both jobs (no failures)");
+      assertEquals(
+          ROWS,
+          none.recordsSeen(),
+          "the source emitted each row once over both jobs (no failures)");
     } finally {
       live.close();
       FailureInjector.forget(none);

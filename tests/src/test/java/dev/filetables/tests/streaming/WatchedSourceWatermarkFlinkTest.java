@@ -62,11 +62,14 @@ class WatchedSourceWatermarkFlinkTest {
     TableSpec table =
         DdlParser.parse(
             "CREATE TABLE logs (msg STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)"
-                + " WITH ('connector' = 'filesystem', 'path' = '" + dir.resolve("landing")
+                + " WITH ('connector' = 'filesystem', 'path' = '"
+                + dir.resolve("landing")
                 + "', 'format' = 'json', 'source.monitor-interval' = '200 ms', 'source.idle-timeout' = '2 s')");
     FIRED.clear();
-    try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
-      org.apache.beam.runners.flink.FlinkPipelineOptions options = StreamingScenarios.options(cluster, "watch-watermark");
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+      org.apache.beam.runners.flink.FlinkPipelineOptions options =
+          StreamingScenarios.options(cluster, "watch-watermark");
       // the Flink runner emits the watcher's watermark only between bundles; its polling bundles
       // close only at checkpoints with this option (see WatchedRead)
       options.setFinishBundleBeforeCheckpointing(true);
@@ -85,7 +88,9 @@ class WatchedSourceWatermarkFlinkTest {
         Thread.sleep(100);
       }
       cluster.cancel(job);
-      assertEquals(List.of("2020-05-20T10:00:00.000Z 3"), List.copyOf(FIRED).subList(0, Math.min(1, FIRED.size())));
+      assertEquals(
+          List.of("2020-05-20T10:00:00.000Z 3"),
+          List.copyOf(FIRED).subList(0, Math.min(1, FIRED.size())));
     }
   }
 }

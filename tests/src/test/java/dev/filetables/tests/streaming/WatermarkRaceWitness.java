@@ -44,8 +44,8 @@ import org.joda.time.Instant;
  * hourly partition ({@code dt=yyyy-MM-dd/hour=HH}) at its time + {@code delay}, set when its first
  * file is published, like the committer's. When it fires (the watermark is past that time) the
  * partition directory is looked at: how many rows are visible then, and which hidden files are
- * there. A partition whose visible rows are then fewer than its final rows had rows still in open or
- * hidden files while the watermark said it was complete: a commit trusting the watermark alone
+ * there. A partition whose visible rows are then fewer than its final rows had rows still in open
+ * or hidden files while the watermark said it was complete: a commit trusting the watermark alone
  * would have been wrong there.
  *
  * <p>Observations go to a JVM-static registry (the embedded cluster runs in the test's JVM).
@@ -83,7 +83,10 @@ final class WatermarkRaceWitness extends PTransform<PCollection<WrittenFile>, PD
     this.delayMillis = delay.toMillis();
   }
 
-  /** A witness for the hourly table at {@code tableRoot} committed {@code delay} after partition time. */
+  /**
+   * A witness for the hourly table at {@code tableRoot} committed {@code delay} after partition
+   * time.
+   */
   static WatermarkRaceWitness of(Path tableRoot, java.time.Duration delay) {
     String id = UUID.randomUUID().toString();
     OBSERVATIONS.put(id, new CopyOnWriteArrayList<>());
@@ -102,7 +105,9 @@ final class WatermarkRaceWitness extends PTransform<PCollection<WrittenFile>, PD
   @Override
   public PDone expand(PCollection<WrittenFile> files) {
     files
-        .apply("ByPartition", WithKeys.of(WrittenFile::partitionPath).withKeyType(TypeDescriptors.strings()))
+        .apply(
+            "ByPartition",
+            WithKeys.of(WrittenFile::partitionPath).withKeyType(TypeDescriptors.strings()))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenFileCoder.of()))
         .apply("Watch", ParDo.of(new WatchFn(id, tableRoot, delayMillis)));
     return PDone.in(files.getPipeline());
@@ -139,7 +144,9 @@ final class WatermarkRaceWitness extends PTransform<PCollection<WrittenFile>, PD
         throw new IllegalArgumentException("not an hourly partition: " + file.getKey());
       }
       long millis =
-          LocalDateTime.parse(m.group(1) + "T" + m.group(2) + ":00:00").toInstant(ZoneOffset.UTC).toEpochMilli()
+          LocalDateTime.parse(m.group(1) + "T" + m.group(2) + ":00:00")
+                  .toInstant(ZoneOffset.UTC)
+                  .toEpochMilli()
               + delayMillis;
       due.write(millis);
       passed.set(new Instant(millis));

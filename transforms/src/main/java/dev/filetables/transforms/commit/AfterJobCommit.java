@@ -28,19 +28,27 @@ public final class AfterJobCommit {
    * newFiles} the files just published there (their row counts go into a manifest). The commit
    * number follows an earlier success file's manifest, if any.
    */
-  public static PartitionCommitContext commit(TableSpec table, String partitionPath, List<WrittenFile> newFiles)
-      throws Exception {
+  public static PartitionCommitContext commit(
+      TableSpec table, String partitionPath, List<WrittenFile> newFiles) throws Exception {
     if (!PartitionCommit.isConfigured(table)) {
       throw new IllegalArgumentException(
-          "Table `" + table.name() + "` has no partition commit configured (partition keys and '"
-              + dev.filetables.io.table.TableOptions.COMMIT_POLICY_KIND + "')");
+          "Table `"
+              + table.name()
+              + "` has no partition commit configured (partition keys and '"
+              + dev.filetables.io.table.TableOptions.COMMIT_POLICY_KIND
+              + "')");
     }
     PartitionCommitter committer = new PartitionCommitter(table);
     return committer.commit(
-        partitionPath, newFiles, previousCommits(table, committer, partitionPath) + 1, Optional.empty(), AFTER_JOB);
+        partitionPath,
+        newFiles,
+        previousCommits(table, committer, partitionPath) + 1,
+        Optional.empty(),
+        AFTER_JOB);
   }
 
-  private static int previousCommits(TableSpec table, PartitionCommitter committer, String partitionPath) {
+  private static int previousCommits(
+      TableSpec table, PartitionCommitter committer, String partitionPath) {
     return PartitionCommitPolicies.successFile(PartitionCommitPolicies.fromOptions(table.options()))
         .map(
             success -> {

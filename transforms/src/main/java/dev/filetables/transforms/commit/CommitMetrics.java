@@ -5,8 +5,8 @@ import org.apache.beam.sdk.metrics.Distribution;
 import org.apache.beam.sdk.metrics.Metrics;
 
 /**
- * Beam metrics of partition commits, namespace {@value #NAMESPACE}; query them per step with
- * {@code MetricNameFilter.named(CommitMetrics.NAMESPACE, CommitMetrics.COMMITTED)}.
+ * Beam metrics of partition commits, namespace {@value #NAMESPACE}; query them per step with {@code
+ * MetricNameFilter.named(CommitMetrics.NAMESPACE, CommitMetrics.COMMITTED)}.
  */
 public final class CommitMetrics {
   private CommitMetrics() {}
@@ -15,21 +15,30 @@ public final class CommitMetrics {
 
   /** Partitions with published files not committed yet (goes up and down). */
   public static final String PENDING = "partitionsPending";
+
   /** First commits of partitions. */
   public static final String COMMITTED = "partitionsCommitted";
+
   /** Commits again after late data. */
   public static final String RECOMMITTED = "partitionsRecommitted";
+
   /** Rows (and files) published into a partition after it was committed. */
   public static final String LATE_ROWS = "lateRows";
+
   public static final String LATE_FILES = "lateFiles";
+
   /** Commit time − partition time (in the watermark time zone) − delay, in milliseconds. */
   public static final String COMMIT_LAG_MILLIS = "commitLagMillis";
+
   /** Commits held back because in-progress files of the partition were not visible yet. */
   public static final String WAITS_FOR_FILES = "commitWaitsForFiles";
+
   /** Failed commit attempts (each is retried). */
   public static final String FAILURES = "commitFailures";
+
   /** Partitions whose time could not be extracted (counted once each). */
   public static final String PARTITION_TIME_ERRORS = "partitionTimeErrors";
+
   /** Overdue reports: a partition still pending after its expected commit time. */
   public static final String OVERDUE = "partitionsOverdue";
 

@@ -20,7 +20,8 @@ public final class CommittedPartitionCoder extends AtomicCoder<CommittedPartitio
   private static final long serialVersionUID = 1L;
   private static final CommittedPartitionCoder INSTANCE = new CommittedPartitionCoder();
   private static final StringUtf8Coder STRING = StringUtf8Coder.of();
-  private static final NullableCoder<String> NULLABLE_STRING = NullableCoder.of(StringUtf8Coder.of());
+  private static final NullableCoder<String> NULLABLE_STRING =
+      NullableCoder.of(StringUtf8Coder.of());
   private static final ListCoder<String> VALUES = ListCoder.of(NULLABLE_STRING);
   private static final VarIntCoder INT = VarIntCoder.of();
   private static final VarLongCoder LONG = VarLongCoder.of();

@@ -18,11 +18,12 @@ import org.joda.time.Duration;
  * the publish step is a {@code @RequiresStableInput} one (as the sink's was): the watermark hold of
  * files buffered for a checkpoint is dropped (Beam issue #39991), and the buffer is released by a
  * checkpoint or by the drain when the task finishes. The sink's keyed publish step holds the
- * watermark instead; this wait stays as a safeguard (a partition may still hold hidden files). A commit step that waited for
- * those files inside {@code @OnWindowExpiration} would keep its operator busy, so the checkpoint that
- * publishes them could never complete: it would wait in vain and commit without them. Once the
- * window has expired, neither elements nor timers reach the DoFn again, so the wait runs here, on one
- * daemon thread per DoFn instance, and {@code @Teardown} waits for it.
+ * watermark instead; this wait stays as a safeguard (a partition may still hold hidden files). A
+ * commit step that waited for those files inside {@code @OnWindowExpiration} would keep its
+ * operator busy, so the checkpoint that publishes them could never complete: it would wait in vain
+ * and commit without them. Once the window has expired, neither elements nor timers reach the DoFn
+ * again, so the wait runs here, on one daemon thread per DoFn instance, and {@code @Teardown} waits
+ * for it.
  */
 final class EndOfInputCommits {
   /** A commit that runs once its partition's files are visible (or the wait is over). */
@@ -72,7 +73,8 @@ final class EndOfInputCommits {
     }
   }
 
-  private static void awaitEach(List<Future<?>> all, long deadline, Duration timeout) throws Exception {
+  private static void awaitEach(List<Future<?>> all, long deadline, Duration timeout)
+      throws Exception {
     @Nullable Exception first = null;
     for (Future<?> commit : all) {
       try {
@@ -83,7 +85,8 @@ final class EndOfInputCommits {
         }
       } catch (TimeoutException e) {
         if (first == null) {
-          first = new TimeoutException("end-of-input partition commits still running after " + timeout);
+          first =
+              new TimeoutException("end-of-input partition commits still running after " + timeout);
         }
       }
     }

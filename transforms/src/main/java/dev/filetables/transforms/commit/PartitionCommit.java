@@ -30,20 +30,20 @@ import org.slf4j.LoggerFactory;
  * ({@code sink.partition-commit.*}) for Beam pipelines.
  *
  * <p>Input: the <em>published</em> (visible) files of a write, as the streaming sink outputs them,
- * with element timestamps at or before the rows' event times; it may also hold <em>announcements</em>,
- * files under their hidden in-progress names ({@code StreamingWrite.CLOSED}, as {@code
- * FileTableIO.write} flattens them in), which only make a partition known before its files are
- * visible so that it is committed at the end of the input even if they become visible after it.
- * Output: one {@link CommittedPartition}
- * per commit. Each partition is committed once its trigger says it is complete — {@code
- * partition-time}: the watermark is past {@code partition time + delay}; {@code process-time}: {@code
- * delay} after its first file — and no in-progress file of the write is left in its directory; the
- * policies ({@code success-file}, {@code custom}) then run in their listed order. Late files re-open
- * a committed partition, which is committed again; at the end of the input every pending
- * partition is committed (one whose last files are published only after the final watermark, as on
- * Flink, once they are visible: that commit is logged but not in the output, as nothing can be
- * output after the end of the input). See {@link PartitionCommitFn} for the details and {@link
- * CommitMetrics} for the metrics.
+ * with element timestamps at or before the rows' event times; it may also hold
+ * <em>announcements</em>, files under their hidden in-progress names ({@code
+ * StreamingWrite.CLOSED}, as {@code FileTableIO.write} flattens them in), which only make a
+ * partition known before its files are visible so that it is committed at the end of the input even
+ * if they become visible after it. Output: one {@link CommittedPartition} per commit. Each
+ * partition is committed once its trigger says it is complete — {@code partition-time}: the
+ * watermark is past {@code partition time + delay}; {@code process-time}: {@code delay} after its
+ * first file — and no in-progress file of the write is left in its directory; the policies ({@code
+ * success-file}, {@code custom}) then run in their listed order. Late files re-open a committed
+ * partition, which is committed again; at the end of the input every pending partition is committed
+ * (one whose last files are published only after the final watermark, as on Flink, once they are
+ * visible: that commit is logged but not in the output, as nothing can be output after the end of
+ * the input). See {@link PartitionCommitFn} for the details and {@link CommitMetrics} for the
+ * metrics.
  *
  * <pre>{@code
  * PCollection<WrittenFile> published = ...;   // visible files of the sink
@@ -151,10 +151,10 @@ public abstract class PartitionCommit
 
   /**
    * At the end of input, how long to wait for the hidden files (and end-of-input intents) of the
-   * write in a partition to disappear (default 30 s; the streaming sink on Flink adds its checkpoint
-   * interval: the last files are published when the job's final checkpoint completes). If some are
-   * still there then, the partition is not committed (a WARN names it): the post-job publish
-   * ({@code FileTableIO.publishLeftovers}) publishes them and commits it.
+   * write in a partition to disappear (default 30 s; the streaming sink on Flink adds its
+   * checkpoint interval: the last files are published when the job's final checkpoint completes).
+   * If some are still there then, the partition is not committed (a WARN names it): the post-job
+   * publish ({@code FileTableIO.publishLeftovers}) publishes them and commits it.
    */
   public PartitionCommit withEndOfInputWait(Duration wait) {
     checkArgumentNotNull(wait, "wait must not be null");
@@ -177,7 +177,9 @@ public abstract class PartitionCommit
     TableOptions options = table.options();
     if (table.partitionKeys().isEmpty()) {
       throw new IllegalArgumentException(
-          "PartitionCommit(`" + table.name() + "`): the table has no partition keys; only partitioned"
+          "PartitionCommit(`"
+              + table.name()
+              + "`): the table has no partition keys; only partitioned"
               + " tables are committed (use PartitionCommit.isConfigured to decide)");
     }
     // Fail here, not on a worker: custom classes must load, the extractor must exist.

@@ -45,18 +45,20 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code partition-time}: an event-time timer at {@code partition time (in the watermark time
  *       zone) + delay}. A Beam timer fires once the watermark is strictly past its timestamp (the
- *       Flink runner adds the millisecond Flink's own timers lack), which is exactly the spec's rule
- *       {@code watermark > partition time + delay}.
- *   <li>{@code process-time}: a processing-time timer {@code delay} after the first file of the round
- *       (delay 0: at the next processing-time tick, so the files of one publish are committed together).
- *   <li>End of input: {@link OnWindowExpiration} commits every partition still pending, whatever its
- *       trigger (the Flink runner does not fire processing-time timers at the end of a bounded input).
- *       A partition that still has in-progress files then is committed once they are visible, off
- *       the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a streaming write
- *       are published only after the final watermark, by the job's final checkpoint, which a waiting
- *       DoFn would block. Such a commit is logged but not in the output, and {@code @Teardown} waits
- *       for it. If hidden files or an end-of-input intent of the write are still there when the wait
- *       ends, the partition is not committed (WARN): the post-job publish commits it.
+ *       Flink runner adds the millisecond Flink's own timers lack), which is exactly the spec's
+ *       rule {@code watermark > partition time + delay}.
+ *   <li>{@code process-time}: a processing-time timer {@code delay} after the first file of the
+ *       round (delay 0: at the next processing-time tick, so the files of one publish are committed
+ *       together).
+ *   <li>End of input: {@link OnWindowExpiration} commits every partition still pending, whatever
+ *       its trigger (the Flink runner does not fire processing-time timers at the end of a bounded
+ *       input). A partition that still has in-progress files then is committed once they are
+ *       visible, off the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a
+ *       streaming write are published only after the final watermark, by the job's final
+ *       checkpoint, which a waiting DoFn would block. Such a commit is logged but not in the
+ *       output, and {@code @Teardown} waits for it. If hidden files or an end-of-input intent of
+ *       the write are still there when the wait ends, the partition is not committed (WARN): the
+ *       post-job publish commits it.
  * </ul>
  *
  * <h2>Announcements: partitions whose files become visible only after the end</h2>
@@ -68,16 +70,17 @@ import org.slf4j.LoggerFactory;
  * {@code @RequiresStableInput} publish step did that (its buffer dropped the watermark hold, Beam
  * issue #39991); the keyed publish step now holds the watermark until it has published, and this
  * stays as a safeguard for publish steps that do not. So the sink also sends each closed file under
- * its hidden name straight from the writer (it arrives before the final watermark). An announcement (an element whose file name is in progress) is only kept in
- * {@code announced}: it starts no round, sets no timer, holds no watermark and is never counted as
- * late or listed as a file of a commit, so while the input runs everything happens as without it
- * (rounds, {@code process-time} delays and late counts start with the published file, which still
- * arrives). At the end of the input a partition that has announcements but no round is committed
- * like a pending one: once no in-progress file of the write is left ({@link EndOfInputCommits}),
- * listing the directory; the announced row counts go into the manifest under the published names
- * (with compaction the merged files' counts stay unknown). A late announcement of a committed
- * partition thus also gets its re-commit at the end. Announcements are cleared by every commit
- * (which waited for their files to become visible) and block the forget timer while they wait.
+ * its hidden name straight from the writer (it arrives before the final watermark). An announcement
+ * (an element whose file name is in progress) is only kept in {@code announced}: it starts no
+ * round, sets no timer, holds no watermark and is never counted as late or listed as a file of a
+ * commit, so while the input runs everything happens as without it (rounds, {@code process-time}
+ * delays and late counts start with the published file, which still arrives). At the end of the
+ * input a partition that has announcements but no round is committed like a pending one: once no
+ * in-progress file of the write is left ({@link EndOfInputCommits}), listing the directory; the
+ * announced row counts go into the manifest under the published names (with compaction the merged
+ * files' counts stay unknown). A late announcement of a committed partition thus also gets its
+ * re-commit at the end. Announcements are cleared by every commit (which waited for their files to
+ * become visible) and block the forget timer while they wait.
  *
  * <h2>Commit follows visibility, not only the watermark</h2>
  *
@@ -86,27 +89,28 @@ import org.slf4j.LoggerFactory;
  * runner the watermark hold of records buffered for a pending checkpoint by a stable-input step can
  * be dropped (Beam issue #39991), so the watermark could pass a partition whose last file is closed
  * but still waits, hidden, for the checkpoint that publishes it (the sink's own publish step holds
- * the watermark; the check costs one listing). That file exists on disk under its in-progress name, so checking the
- * directory closes the gap; the commit is retried by a processing-time timer with backoff and logged as
- * "waiting for files …". With compaction, the hidden compaction outputs are named after the inputs and
- * hold the commit the same way. Files of other writes (an earlier crashed job) never block.
+ * the watermark; the check costs one listing). That file exists on disk under its in-progress name,
+ * so checking the directory closes the gap; the commit is retried by a processing-time timer with
+ * backoff and logged as "waiting for files …". With compaction, the hidden compaction outputs are
+ * named after the inputs and hold the commit the same way. Files of other writes (an earlier
+ * crashed job) never block.
  *
  * <h2>Failures</h2>
  *
  * A failing policy does not fail the bundle: on Flink that would restart the whole job for one
  * partition's file system hiccup. The commit is retried by a processing-time timer with exponential
- * backoff (1 s doubling to 1 min), every policy again in order (policies are idempotent), counted and
- * logged; it is never skipped. At the end of input (no timers left) it is retried a few times inline
- * and then fails the pipeline. A partition whose time cannot be extracted is reported once (path,
- * pattern, formatter), counted, and parked: it does not block other partitions (they are other keys)
- * and is committed at the end of input.
+ * backoff (1 s doubling to 1 min), every policy again in order (policies are idempotent), counted
+ * and logged; it is never skipped. At the end of input (no timers left) it is retried a few times
+ * inline and then fails the pipeline. A partition whose time cannot be extracted is reported once
+ * (path, pattern, formatter), counted, and parked: it does not block other partitions (they are
+ * other keys) and is committed at the end of input.
  *
  * <h2>State</h2>
  *
- * Pending files are kept until their commit, then cleared. After a commit only a few small values stay
- * (commit count, due flag, commit threshold, the names of the files the commit listed) so that late
- * data is recognised and re-committed at once, while a file that was published during the commit —
- * visible, hence committed, but delivered a moment later — is not mistaken for late data;
+ * Pending files are kept until their commit, then cleared. After a commit only a few small values
+ * stay (commit count, due flag, commit threshold, the names of the files the commit listed) so that
+ * late data is recognised and re-committed at once, while a file that was published during the
+ * commit — visible, hence committed, but delivered a moment later — is not mistaken for late data;
  * a processing-time timer forgets them after the retention (default 1 day), bounding state for an
  * endless stream of partitions. Re-commit manifests do not need older files in state: they list the
  * directory and take earlier row counts from the previous manifest.
@@ -131,10 +135,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   private static final Counter RECOMMITTED = CommitMetrics.counter(CommitMetrics.RECOMMITTED);
   private static final Counter LATE_ROWS = CommitMetrics.counter(CommitMetrics.LATE_ROWS);
   private static final Counter LATE_FILES = CommitMetrics.counter(CommitMetrics.LATE_FILES);
-  private static final Distribution LAG = CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
+  private static final Distribution LAG =
+      CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
   private static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
   private static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
-  private static final Counter TIME_ERRORS = CommitMetrics.counter(CommitMetrics.PARTITION_TIME_ERRORS);
+  private static final Counter TIME_ERRORS =
+      CommitMetrics.counter(CommitMetrics.PARTITION_TIME_ERRORS);
   private static final Counter OVERDUE = CommitMetrics.counter(CommitMetrics.OVERDUE);
 
   private final TableSpec table;
@@ -145,7 +151,10 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
 
   private transient PartitionCommitter committer;
 
-  /** Commits that wait, after the end of the input, for their last files; see {@link EndOfInputCommits}. */
+  /**
+   * Commits that wait, after the end of the input, for their last files; see {@link
+   * EndOfInputCommits}.
+   */
   private transient @Nullable EndOfInputCommits endOfInput;
 
   /** Published files of the partition not committed yet. */
@@ -157,18 +166,20 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
    * make the partition known to the end of the input, and their row counts go into a manifest.
    */
   @StateId("announced")
-  private final StateSpec<BagState<WrittenFile>> announcedSpec = StateSpecs.bag(WrittenFileCoder.of());
+  private final StateSpec<BagState<WrittenFile>> announcedSpec =
+      StateSpecs.bag(WrittenFileCoder.of());
 
   /** Wall-clock millis when the current pending round began; absent when nothing is pending. */
   @StateId("pendingSince")
   private final StateSpec<ValueState<Long>> pendingSinceSpec = StateSpecs.value(VarLongCoder.of());
 
   /**
-   * Names of the visible data files the last commit listed (kept after a commit, until forgotten): a
-   * file published during that commit may arrive after it; it was committed, so it is not late.
+   * Names of the visible data files the last commit listed (kept after a commit, until forgotten):
+   * a file published during that commit may arrive after it; it was committed, so it is not late.
    */
   @StateId("committedNames")
-  private final StateSpec<BagState<String>> committedNamesSpec = StateSpecs.bag(StringUtf8Coder.of());
+  private final StateSpec<BagState<String>> committedNamesSpec =
+      StateSpecs.bag(StringUtf8Coder.of());
 
   /** Commits done so far (kept after a commit, until forgotten). */
   @StateId("commits")
@@ -184,7 +195,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
 
   /** Why the partition's time cannot be extracted (set once, when reported). */
   @StateId("timeError")
-  private final StateSpec<ValueState<String>> timeErrorSpec = StateSpecs.value(StringUtf8Coder.of());
+  private final StateSpec<ValueState<String>> timeErrorSpec =
+      StateSpecs.value(StringUtf8Coder.of());
 
   /** Commit attempts of the current round that waited or failed (for backoff). */
   @StateId("attempts")
@@ -192,10 +204,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
 
   /** What held the last attempt back, for overdue reports. */
   @StateId("lastProblem")
-  private final StateSpec<ValueState<String>> lastProblemSpec = StateSpecs.value(StringUtf8Coder.of());
+  private final StateSpec<ValueState<String>> lastProblemSpec =
+      StateSpecs.value(StringUtf8Coder.of());
 
   @StateId("overdueChecks")
-  private final StateSpec<ValueState<Integer>> overdueChecksSpec = StateSpecs.value(VarIntCoder.of());
+  private final StateSpec<ValueState<Integer>> overdueChecksSpec =
+      StateSpecs.value(VarIntCoder.of());
 
   @TimerId("watermarkPassed")
   private final TimerSpec watermarkPassedSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
@@ -277,7 +291,11 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       if (committed > 0) {
         LOG.info(
             "Partition {} of table `{}` gets late data after commit #{}: {} row(s) in {}; it will be committed again",
-            path, table.name(), committed, file.rowCount(), file.path());
+            path,
+            table.name(),
+            committed,
+            file.rowCount(),
+            file.path());
       }
     }
     if (!committer.partitionTimeTrigger()) {
@@ -333,9 +351,17 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     due.write(true);
     Attempt attempt =
         new Attempt(
-            path, files, announced, pendingSince, commits, attempts, lastProblem, overdueChecks,
+            path,
+            files,
+            announced,
+            pendingSince,
+            commits,
+            attempts,
+            lastProblem,
+            overdueChecks,
             committedNames);
-    attempt.run(PartitionCommitter.PARTITION_TIME, watermarkOf(threshold), out, commitNow, overdue, forget);
+    attempt.run(
+        PartitionCommitter.PARTITION_TIME, watermarkOf(threshold), out, commitNow, overdue, forget);
   }
 
   @OnTimer("commitNow")
@@ -362,7 +388,14 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     due.write(true);
     Attempt attempt =
         new Attempt(
-            path, files, announced, pendingSince, commits, attempts, lastProblem, overdueChecks,
+            path,
+            files,
+            announced,
+            pendingSince,
+            commits,
+            attempts,
+            lastProblem,
+            overdueChecks,
             committedNames);
     attempt.run(
         partitionTime ? PartitionCommitter.PARTITION_TIME : PartitionCommitter.PROCESS_TIME,
@@ -406,7 +439,10 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
     int checks = orZero(overdueChecks.read()) + 1;
     overdueChecks.write(checks);
-    overdue.withOutputTimestamp(NO_HOLD).offset(backoff(overdueGrace, checks, MAX_OVERDUE_INTERVAL)).setRelative();
+    overdue
+        .withOutputTimestamp(NO_HOLD)
+        .offset(backoff(overdueGrace, checks, MAX_OVERDUE_INTERVAL))
+        .setRelative();
   }
 
   private String reason(
@@ -416,13 +452,17 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       ValueState<String> lastProblem) {
     String error = timeError.read();
     if (error != null) {
-      return "its time cannot be extracted (" + error + "); it is committed at the end of the input";
+      return "its time cannot be extracted ("
+          + error
+          + "); it is committed at the end of the input";
     }
     String problem = lastProblem.read();
     if (problem != null) {
       return problem;
     }
-    if (committer.partitionTimeTrigger() && !Boolean.TRUE.equals(due.read()) && thresholdMillis != null) {
+    if (committer.partitionTimeTrigger()
+        && !Boolean.TRUE.equals(due.read())
+        && thresholdMillis != null) {
       return "the watermark has not passed "
           + java.time.Instant.ofEpochMilli(thresholdMillis)
           + " yet (partition time in "
@@ -486,7 +526,14 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
     Attempt attempt =
         new Attempt(
-            path, files, announced, pendingSince, commits, attempts, lastProblem, overdueChecks,
+            path,
+            files,
+            announced,
+            pendingSince,
+            commits,
+            attempts,
+            lastProblem,
+            overdueChecks,
             committedNames);
     attempt.runAtEndOfInput(watermarkOf(threshold), out);
   }
@@ -552,7 +599,11 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
         if (n == 1 || Integer.bitCount(n) == 1) {
           LOG.info(
               "Partition {} of table `{}` is due ({}) but {}; checking again in {}",
-              path, table.name(), reason, problem, wait);
+              path,
+              table.name(),
+              reason,
+              problem,
+              wait);
         }
         commitNow.offset(wait).setRelative();
         return;
@@ -571,20 +622,27 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       forget.withOutputTimestamp(NO_HOLD).offset(retention).setRelative();
     }
 
-    void runAtEndOfInput(Optional<java.time.Instant> watermark, OutputReceiver<CommittedPartition> out)
+    void runAtEndOfInput(
+        Optional<java.time.Instant> watermark, OutputReceiver<CommittedPartition> out)
         throws Exception {
       List<WrittenFile> pending = pending();
       List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
       int number = orZero(commits.read()) + 1;
       if (inProgress.isEmpty()) {
-        done(commitAtEndOfInput(committer, new FinalCommit(path, pending, announced(), number, watermark)), out);
+        done(
+            commitAtEndOfInput(
+                committer, new FinalCommit(path, pending, announced(), number, watermark)),
+            out);
         return;
       }
       // Waiting here would block the checkpoint that publishes these files (see EndOfInputCommits).
       LOG.info(
           "Partition {} of table `{}`: the input has ended while files {} are not visible yet; it is"
               + " committed once they are (waiting up to {})",
-          path, table.name(), names(inProgress), endOfInputWait);
+          path,
+          table.name(),
+          names(inProgress),
+          endOfInputWait);
       PENDING.dec();
       FinalCommit commit = new FinalCommit(path, pending, announced(), number, watermark);
       PartitionCommitter own = new PartitionCommitter(table); // policies need not be thread-safe
@@ -597,9 +655,16 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       lastProblem.write(problem + " (" + n + " attempt(s))");
       Duration wait = backoff(FIRST_RETRY, n, MAX_RETRY);
       if (n == 1) {
-        LOG.warn("Partition {} of table `{}`: {}; retrying in {}", path, table.name(), problem, wait, e);
+        LOG.warn(
+            "Partition {} of table `{}`: {}; retrying in {}", path, table.name(), problem, wait, e);
       } else {
-        LOG.warn("Partition {} of table `{}`: {}; retrying in {} (attempt {})", path, table.name(), problem, wait, n);
+        LOG.warn(
+            "Partition {} of table `{}`: {}; retrying in {} (attempt {})",
+            path,
+            table.name(),
+            problem,
+            wait,
+            n);
       }
       commitNow.offset(wait).setRelative();
     }
@@ -686,8 +751,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   }
 
   /** Commits at the end of the input, retrying a failing policy a few times inline. */
-  private PartitionCommitContext commitAtEndOfInput(PartitionCommitter committer, FinalCommit commit)
-      throws Exception {
+  private PartitionCommitContext commitAtEndOfInput(
+      PartitionCommitter committer, FinalCommit commit) throws Exception {
     String path = commit.path;
     Exception last = null;
     for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
@@ -702,25 +767,35 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       } catch (Exception e) {
         FAILURES.inc();
         last = e;
-        LOG.warn("Commit of partition {} at the end of input failed (attempt {}): {}", path, attempt, e.toString());
+        LOG.warn(
+            "Commit of partition {} at the end of input failed (attempt {}): {}",
+            path,
+            attempt,
+            e.toString());
         Thread.sleep(FIRST_RETRY.getMillis() * attempt);
       }
     }
     throw new IllegalStateException(
-        "Cannot commit partition '" + path + "' of table `" + table.name() + "` at the end of the input after "
-            + END_OF_INPUT_ATTEMPTS + " attempts; its files are visible but it is not committed",
+        "Cannot commit partition '"
+            + path
+            + "' of table `"
+            + table.name()
+            + "` at the end of the input after "
+            + END_OF_INPUT_ATTEMPTS
+            + " attempts; its files are visible but it is not committed",
         last);
   }
 
   /**
    * Off the DoFn's thread, after the end of the input: waits until no in-progress file or
-   * end-of-input intent of the write is left in the partition (at most {@code endOfInputWait}), then
-   * commits; if some are left then, does not commit (WARN): the post-job publish does. Files published after the
-   * final watermark never reach the DoFn as elements, so the commit lists them from the directory
-   * (their row counts are unknown to the manifest). Neither output nor metrics can be emitted from
-   * here; the commit is logged.
+   * end-of-input intent of the write is left in the partition (at most {@code endOfInputWait}),
+   * then commits; if some are left then, does not commit (WARN): the post-job publish does. Files
+   * published after the final watermark never reach the DoFn as elements, so the commit lists them
+   * from the directory (their row counts are unknown to the manifest). Neither output nor metrics
+   * can be emitted from here; the commit is logged.
    */
-  private void commitOnceVisible(PartitionCommitter committer, FinalCommit commit) throws Exception {
+  private void commitOnceVisible(PartitionCommitter committer, FinalCommit commit)
+      throws Exception {
     String path = commit.path;
     List<WrittenFile> pending = commit.pending;
     long deadline = System.currentTimeMillis() + endOfInputWait.getMillis();
@@ -738,7 +813,11 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
               + " write {} are still there after {}; the post-job publish (FileTableIO.publishLeftovers,"
               + " `filetables publish-leftovers <table.sql> --write-uuid {}`) publishes them and commits"
               + " the partition",
-          path, table.name(), names(inProgress), endOfInputWait, writeUuid);
+          path,
+          table.name(),
+          names(inProgress),
+          endOfInputWait,
+          writeUuid);
       return;
     }
     PartitionCommitContext context = commitAtEndOfInput(committer, commit);
@@ -749,7 +828,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
         commit.number,
         context.reason(),
         context.files().size(),
-        context.rowCount().isPresent() ? context.rowCount().getAsLong() + " row(s)" : "row count partly unknown");
+        context.rowCount().isPresent()
+            ? context.rowCount().getAsLong() + " row(s)"
+            : "row count partly unknown");
   }
 
   private synchronized EndOfInputCommits endOfInputCommits() {
@@ -812,6 +893,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   }
 
   private static String names(List<Path> files) {
-    return files.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList()).toString();
+    return files.stream()
+        .map(p -> p.getFileName().toString())
+        .collect(Collectors.toList())
+        .toString();
   }
 }

@@ -177,8 +177,8 @@ final class PartitionCommitter {
   /**
    * As {@link #commit(String, List, int, Optional, String)}; {@code announced} are hidden files of
    * the write announced before their publication: never listed as files of the commit (the
-   * directory says what is visible), only the row counts of those now visible under their
-   * published names are used, so a manifest knows them.
+   * directory says what is visible), only the row counts of those now visible under their published
+   * names are used, so a manifest knows them.
    */
   PartitionCommitContext commit(
       String partitionPath,
@@ -196,8 +196,14 @@ final class PartitionCommitter {
         policy.commit(context);
       } catch (Exception e) {
         throw new PartitionCommitException(
-            "Commit policy " + policy + " failed for partition '" + partitionPath + "' of table `"
-                + table.name() + "`: " + e,
+            "Commit policy "
+                + policy
+                + " failed for partition '"
+                + partitionPath
+                + "' of table `"
+                + table.name()
+                + "`: "
+                + e,
             e);
       }
     }

@@ -42,8 +42,10 @@ final class DecodeRecordFn extends DoFn<KafkaRecord<byte[], byte[]>, Row> {
   private final KafkaTableSpec table;
   private final BadRecordPolicy policy;
   private final Counter skipped = Metrics.counter(DecodeRecordFn.class, SKIPPED_COUNTER);
-  private final Counter badRecords = Metrics.counter(FileRangeReader.NAMESPACE, FileRangeReader.BAD_RECORDS);
-  private final Counter deadLetters = Metrics.counter(FileRangeReader.NAMESPACE, FileRangeReader.DEAD_LETTERS);
+  private final Counter badRecords =
+      Metrics.counter(FileRangeReader.NAMESPACE, FileRangeReader.BAD_RECORDS);
+  private final Counter deadLetters =
+      Metrics.counter(FileRangeReader.NAMESPACE, FileRangeReader.DEAD_LETTERS);
   private transient RecordDecoder decoder;
 
   DecodeRecordFn(KafkaTableSpec table) {
@@ -87,22 +89,46 @@ final class DecodeRecordFn extends DoFn<KafkaRecord<byte[], byte[]>, Row> {
     out.get(ROWS).output(row);
   }
 
-  private void onBadRecord(KafkaRecord<byte[], byte[]> record, BadRecordException problem, MultiOutputReceiver out) {
-    String where = "topic '" + record.getTopic() + "' partition " + record.getPartition() + " offset " + record.getOffset();
+  private void onBadRecord(
+      KafkaRecord<byte[], byte[]> record, BadRecordException problem, MultiOutputReceiver out) {
+    String where =
+        "topic '"
+            + record.getTopic()
+            + "' partition "
+            + record.getPartition()
+            + " offset "
+            + record.getOffset();
     byte[] value = record.getKV().getValue();
     if (policy == BadRecordPolicy.FAIL) {
       throw new BadKafkaRecordException(
-          "Kafka table `" + table.name() + "`: bad record in " + where + " (" + table.formatName() + "): "
-              + problem.getMessage() + "; value: " + preview(value)
-              + ". Fix the producer, or set '" + KafkaTables.BAD_RECORDS + "' = 'skip' (or '" + table.formatName()
+          "Kafka table `"
+              + table.name()
+              + "`: bad record in "
+              + where
+              + " ("
+              + table.formatName()
+              + "): "
+              + problem.getMessage()
+              + "; value: "
+              + preview(value)
+              + ". Fix the producer, or set '"
+              + KafkaTables.BAD_RECORDS
+              + "' = 'skip' (or '"
+              + table.formatName()
               + ".ignore-parse-errors' = 'true') to skip such records, or 'dead-letter' to keep them in a dead-letter table.",
           problem);
     }
     badRecords.inc();
     String reason = problem.reason();
     BadRecordLog.warn(
-        "Kafka table `" + table.name() + "`: " + (policy == BadRecordPolicy.SKIP ? "skipped" : "dead-lettered")
-            + " bad record in " + where + ": " + reason);
+        "Kafka table `"
+            + table.name()
+            + "`: "
+            + (policy == BadRecordPolicy.SKIP ? "skipped" : "dead-lettered")
+            + " bad record in "
+            + where
+            + ": "
+            + reason);
     if (policy == BadRecordPolicy.SKIP) {
       skipped.inc();
       return;
@@ -123,7 +149,10 @@ final class DecodeRecordFn extends DoFn<KafkaRecord<byte[], byte[]>, Row> {
     deadLetters.inc();
   }
 
-  /** The value as text when it is valid UTF-8 (what JSON and CSV values are); else null (base64 only). */
+  /**
+   * The value as text when it is valid UTF-8 (what JSON and CSV values are); else null (base64
+   * only).
+   */
   private static @Nullable String strictUtf8(byte[] raw) {
     try {
       return StandardCharsets.UTF_8

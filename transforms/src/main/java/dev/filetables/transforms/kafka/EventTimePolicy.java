@@ -18,17 +18,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 
 /**
- * The {@code WATERMARK FOR col AS col - INTERVAL d} of a Kafka table, per topic partition: a record's
- * timestamp is its {@code col} value ({@code TIMESTAMP(3)} read as UTC, as Flink does), and the
- * partition's watermark is the largest timestamp seen minus {@code d}, never going back.
+ * The {@code WATERMARK FOR col AS col - INTERVAL d} of a Kafka table, per topic partition: a
+ * record's timestamp is its {@code col} value ({@code TIMESTAMP(3)} read as UTC, as Flink does),
+ * and the partition's watermark is the largest timestamp seen minus {@code d}, never going back.
  *
  * <p>With {@code scan.watermark.idle-timeout}, a partition that has no backlog and received nothing
  * for that long lets its watermark advance with the wall clock (minus {@code d}), so an idle
  * partition does not hold the watermark of the whole source back — and a drained topic of old data
  * eventually commits its last partitions.
  *
- * <p>A record whose value does not decode, or whose column is null, keeps the largest timestamp seen
- * so far (or the Kafka record timestamp before any): the decode step reports or skips it.
+ * <p>A record whose value does not decode, or whose column is null, keeps the largest timestamp
+ * seen so far (or the Kafka record timestamp before any): the decode step reports or skips it.
  */
 final class EventTimePolicy extends TimestampPolicy<byte[], byte[]> {
   private final RecordDecoder decoder;
@@ -68,7 +68,8 @@ final class EventTimePolicy extends TimestampPolicy<byte[], byte[]> {
   }
 
   @Override
-  public Instant getTimestampForRecord(PartitionContext context, KafkaRecord<byte[], byte[]> record) {
+  public Instant getTimestampForRecord(
+      PartitionContext context, KafkaRecord<byte[], byte[]> record) {
     lastRecordWallMillis = System.currentTimeMillis();
     Instant eventTime = eventTime(record.getKV().getValue());
     if (eventTime == null) {

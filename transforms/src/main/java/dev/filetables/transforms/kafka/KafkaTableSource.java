@@ -21,8 +21,8 @@ import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
-import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
@@ -37,26 +37,30 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * <p>Exactly-once with checkpoints:
  *
  * <ul>
- *   <li>Offsets are committed to Kafka only when a checkpoint completes (KafkaIO's
- *       {@code commitOffsetsInFinalize}, with {@code properties.group.id}); auto-commit is off. The
- *       job's own position lives in its checkpoints; the group's committed offsets are for
- *       monitoring and for a fresh start with {@code group-offsets}.
+ *   <li>Offsets are committed to Kafka only when a checkpoint completes (KafkaIO's {@code
+ *       commitOffsetsInFinalize}, with {@code properties.group.id}); auto-commit is off. The job's
+ *       own position lives in its checkpoints; the group's committed offsets are for monitoring and
+ *       for a fresh start with {@code group-offsets}.
  *   <li>Beam 2.62's Flink runner reads restored splits of an unbounded source again next to fresh
  *       ones after a restore (apache/beam#31313), which would duplicate records. {@link
- *       DropReplayedOffsetsFn} remembers, per topic partition in checkpointed keyed state, the highest
- *       offset already emitted and drops records at or below it: one long per partition.
+ *       DropReplayedOffsetsFn} remembers, per topic partition in checkpointed keyed state, the
+ *       highest offset already emitted and drops records at or below it: one long per partition.
  * </ul>
  *
  * <p>Steps (their names are the Flink operator uids, so keep them stable for savepoints): {@code
- * ReadKafka}, {@code KeyByPartition}, {@code DropReplayedOffsets}, {@code DecodeValues} (with {@code
- * source.bad-records} = {@code dead-letter}: {@code DecodeValues/WriteDeadLetters}).
+ * ReadKafka}, {@code KeyByPartition}, {@code DropReplayedOffsets}, {@code DecodeValues} (with
+ * {@code source.bad-records} = {@code dead-letter}: {@code DecodeValues/WriteDeadLetters}).
  */
 public final class KafkaTableSource extends PTransform<PBegin, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
 
-  /** Coder of the records between the steps: keys and values may be null (a tombstone is a bad record, not a crash). */
+  /**
+   * Coder of the records between the steps: keys and values may be null (a tombstone is a bad
+   * record, not a crash).
+   */
   static final KafkaRecordCoder<byte[], byte[]> RECORD_CODER =
-      KafkaRecordCoder.of(NullableCoder.of(ByteArrayCoder.of()), NullableCoder.of(ByteArrayCoder.of()));
+      KafkaRecordCoder.of(
+          NullableCoder.of(ByteArrayCoder.of()), NullableCoder.of(ByteArrayCoder.of()));
 
   private final KafkaTableSpec table;
 
@@ -100,10 +104,10 @@ public final class KafkaTableSource extends PTransform<PBegin, PCollection<Row>>
             "KeyByPartition",
             MapElements.into(
                     TypeDescriptors.kvs(
-                        TypeDescriptors.strings(), new TypeDescriptor<KafkaRecord<byte[], byte[]>>() {}))
+                        TypeDescriptors.strings(),
+                        new TypeDescriptor<KafkaRecord<byte[], byte[]>>() {}))
                 .via(r -> KV.of(r.getTopic() + "-" + r.getPartition(), r)))
-        .setCoder(
-            KvCoder.of(StringUtf8Coder.of(), RECORD_CODER))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), RECORD_CODER))
         .apply("DropReplayedOffsets", ParDo.of(new DropReplayedOffsetsFn()))
         .setCoder(RECORD_CODER)
         .apply(new DecodeValues(table));
@@ -114,7 +118,8 @@ public final class KafkaTableSource extends PTransform<PBegin, PCollection<Row>>
    * source.bad-records} = {@code dead-letter} the bad records go to the table's dead-letter table
    * ({@code WriteDeadLetters}, a {@code FileTableIO.write}).
    */
-  static final class DecodeValues extends PTransform<PCollection<KafkaRecord<byte[], byte[]>>, PCollection<Row>> {
+  static final class DecodeValues
+      extends PTransform<PCollection<KafkaRecord<byte[], byte[]>>, PCollection<Row>> {
     private static final long serialVersionUID = 1L;
     private final KafkaTableSpec table;
 
@@ -129,12 +134,15 @@ public final class KafkaTableSource extends PTransform<PBegin, PCollection<Row>>
           records.apply(
               "Decode",
               ParDo.of(new DecodeRecordFn(table))
-                  .withOutputTags(DecodeRecordFn.ROWS, TupleTagList.of(DecodeRecordFn.DEAD_LETTERS)));
-      PCollection<Row> deadLetters = decoded.get(DecodeRecordFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
+                  .withOutputTags(
+                      DecodeRecordFn.ROWS, TupleTagList.of(DecodeRecordFn.DEAD_LETTERS)));
+      PCollection<Row> deadLetters =
+          decoded.get(DecodeRecordFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
       if (table.badRecordPolicy() == BadRecordPolicy.DEAD_LETTER) {
         deadLetters.apply(
             "WriteDeadLetters",
-            FileTableIO.write(DeadLetterTable.forSource(table.name(), table.deadLetterPath().orElseThrow())));
+            FileTableIO.write(
+                DeadLetterTable.forSource(table.name(), table.deadLetterPath().orElseThrow())));
       }
       return decoded.get(DecodeRecordFn.ROWS).setRowSchema(table.schema());
     }

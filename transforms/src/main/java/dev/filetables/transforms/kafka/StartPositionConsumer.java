@@ -29,7 +29,8 @@ final class StartPositionConsumer extends KafkaConsumer<byte[], byte[]> {
   }
 
   /** KafkaIO's consumer factory. */
-  static final class Factory implements SerializableFunction<Map<String, Object>, Consumer<byte[], byte[]>> {
+  static final class Factory
+      implements SerializableFunction<Map<String, Object>, Consumer<byte[], byte[]>> {
     private static final long serialVersionUID = 1L;
     private final StartupMode mode;
 

@@ -14,9 +14,9 @@ import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
- * Keys each input row by its {@link WriterKey}, projects it onto the file schema (partition
- * columns live in the directory name, not in files) and hands the rows of a key on in {@link
- * RowBatch batches}. Row timestamps travel inside the batch; a batch is output at its smallest one.
+ * Keys each input row by its {@link WriterKey}, projects it onto the file schema (partition columns
+ * live in the directory name, not in files) and hands the rows of a key on in {@link RowBatch
+ * batches}. Row timestamps travel inside the batch; a batch is output at its smallest one.
  *
  * <ul>
  *   <li>{@code byPartition} with {@code writers} N: writer = hash(partition path) mod N, so a
@@ -31,31 +31,35 @@ import org.joda.time.Instant;
  *
  * <h3>Batches</h3>
  *
- * With {@code batching} off, every row goes on at once as a batch of one. With it on, a key's
- * batch is output when it reaches {@link #BATCH_BYTES}; all batches are output at the end of the
- * bundle, when the rows of all keys buffered together reach {@link #BUFFERED_BYTES}, when the
- * oldest buffered row waited {@link #MAX_DELAY}, and at once when rows come sparsely (the previous
- * row came more than {@link #SPARSE_GAP} earlier), so a slow stream is not delayed at all.
- * Exactly-once is unaffected: runners finish a bundle before its checkpoint or commit (Flink with
- * {@code --finishBundleBeforeCheckpointing=true} before the barrier goes downstream), so no row
- * is buffered across a checkpoint, and Flink emits no watermark while a bundle is open, so a batch output at the end of
- * the bundle is never behind the watermark. The cost: the last rows before a pause in a fast stream
- * reach the writer at the end of the bundle (at the latest at the next checkpoint).
+ * With {@code batching} off, every row goes on at once as a batch of one. With it on, a key's batch
+ * is output when it reaches {@link #BATCH_BYTES}; all batches are output at the end of the bundle,
+ * when the rows of all keys buffered together reach {@link #BUFFERED_BYTES}, when the oldest
+ * buffered row waited {@link #MAX_DELAY}, and at once when rows come sparsely (the previous row
+ * came more than {@link #SPARSE_GAP} earlier), so a slow stream is not delayed at all. Exactly-once
+ * is unaffected: runners finish a bundle before its checkpoint or commit (Flink with {@code
+ * --finishBundleBeforeCheckpointing=true} before the barrier goes downstream), so no row is
+ * buffered across a checkpoint, and Flink emits no watermark while a bundle is open, so a batch
+ * output at the end of the bundle is never behind the watermark. The cost: the last rows before a
+ * pause in a fast stream reach the writer at the end of the bundle (at the latest at the next
+ * checkpoint).
  *
  * <p>Batching needs a runner whose bundle output at a checkpoint goes downstream before the
  * barrier: on Flink only with {@code --finishBundleBeforeCheckpointing=true}. Otherwise Beam 2.62's
  * Flink runner finishes the bundle inside {@code snapshotState}, after the barrier, keeps that
  * output in operator state and emits it only when the operator starts its next bundle, i.e. at its
- * next input row: the last rows before a pause would wait for the next row, and the watermark
- * could pass them. {@link StreamingWrite} therefore turns batching off on Flink without that option.
+ * next input row: the last rows before a pause would wait for the next row, and the watermark could
+ * pass them. {@link StreamingWrite} therefore turns batching off on Flink without that option.
  */
 class AssignWritersFn extends DoFn<Row, KV<WriterKey, RowBatch>> {
   /** Encoded bytes at which a key's batch is output. */
   static final int BATCH_BYTES = 32 * 1024;
+
   /** Encoded bytes of all keys' batches at which all are output (memory bound per instance). */
   static final int BUFFERED_BYTES = 4 * 1024 * 1024;
+
   /** The longest a row waits in a batch while rows keep coming. */
   static final Duration MAX_DELAY = Duration.millis(50);
+
   /** A row coming this long after the previous one is output at once, with all buffered rows. */
   static final Duration SPARSE_GAP = Duration.millis(5);
 
@@ -68,17 +72,22 @@ class AssignWritersFn extends DoFn<Row, KV<WriterKey, RowBatch>> {
   private transient Partitioner partitioner;
   private transient Coder<Row> rowCoder;
   private transient Map<WriterKey, RowBatch.Builder> batches;
+
   /** The current row, encoded. */
   private transient RowBatch.Bytes scratch;
+
   private transient long bufferedBytes;
+
   /** {@link System#nanoTime} of the oldest buffered row, and of the previous row. */
   private transient long oldestNanos;
+
   private transient long previousNanos;
 
   AssignWritersFn(
       TableSpec table, Schema inputSchema, boolean byPartition, int writers, boolean batching) {
     if (writers <= 0 && !byPartition) {
-      throw new IllegalArgumentException("Spreading rows needs a positive writer count, got " + writers);
+      throw new IllegalArgumentException(
+          "Spreading rows needs a positive writer count, got " + writers);
     }
     this.table = table;
     this.inputSchema = inputSchema;
@@ -164,7 +173,8 @@ class AssignWritersFn extends DoFn<Row, KV<WriterKey, RowBatch>> {
     bufferedBytes = 0;
   }
 
-  private void output(WriterKey key, RowBatch.Builder builder, OutputReceiver<KV<WriterKey, RowBatch>> out) {
+  private void output(
+      WriterKey key, RowBatch.Builder builder, OutputReceiver<KV<WriterKey, RowBatch>> out) {
     bufferedBytes -= builder.bytes();
     RowBatch batch = builder.build();
     out.outputWithTimestamp(KV.of(key, batch), new Instant(batch.minTimestamp()));

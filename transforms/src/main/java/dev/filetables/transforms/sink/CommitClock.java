@@ -6,9 +6,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * When the runner last completed a commit point (a Flink checkpoint) for a write, as seen in this
- * JVM: the wall-clock time at which a bundle finalizer registered by the writer ran. The writer uses
- * it only to time rolls just before the next checkpoint (see {@link RollingPolicy#nextAligned});
- * nothing about correctness depends on it. One entry per write id, so it stays tiny.
+ * JVM: the wall-clock time at which a bundle finalizer registered by the writer ran. The writer
+ * uses it only to time rolls just before the next checkpoint (see {@link
+ * RollingPolicy#nextAligned}); nothing about correctness depends on it. One entry per write id, so
+ * it stays tiny.
  */
 final class CommitClock {
   private static final ConcurrentHashMap<String, AtomicLong> LAST = new ConcurrentHashMap<>();

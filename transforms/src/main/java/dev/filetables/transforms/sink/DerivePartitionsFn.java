@@ -5,9 +5,10 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Sets a row's partition columns from its event-time column ({@code sink.partition-derive.time-column})
- * before it is partitioned, so the partition a row is written to and the time that partition is
- * committed at come from the same pattern and formatter and can never disagree.
+ * Sets a row's partition columns from its event-time column ({@code
+ * sink.partition-derive.time-column}) before it is partitioned, so the partition a row is written
+ * to and the time that partition is committed at come from the same pattern and formatter and can
+ * never disagree.
  */
 public final class DerivePartitionsFn extends DoFn<Row, Row> {
   private static final long serialVersionUID = 1L;

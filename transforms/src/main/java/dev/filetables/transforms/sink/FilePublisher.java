@@ -14,8 +14,9 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Makes the in-progress files of one write visible and removes what failed attempts of the same write
- * left behind. Every step is idempotent, so a retried publish finishes the job of an interrupted one.
+ * Makes the in-progress files of one write visible and removes what failed attempts of the same
+ * write left behind. Every step is idempotent, so a retried publish finishes the job of an
+ * interrupted one.
  */
 public final class FilePublisher {
   private final PartFiles files;
@@ -42,9 +43,9 @@ public final class FilePublisher {
   }
 
   /**
-   * Deletes this write's in-progress files that are not among {@code kept} (the outputs of failed or
-   * superseded writer attempts), in the directories of {@code kept}. Files of other writes are never
-   * touched: their names carry another uuid. Returns the deleted paths.
+   * Deletes this write's in-progress files that are not among {@code kept} (the outputs of failed
+   * or superseded writer attempts), in the directories of {@code kept}. Files of other writes are
+   * never touched: their names carry another uuid. Returns the deleted paths.
    *
    * <p>Only the directories this write published into are scanned, not the whole table: a failed
    * attempt wrote the same rows, hence into the same partitions, and a big table is not walked for

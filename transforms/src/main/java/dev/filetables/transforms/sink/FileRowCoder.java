@@ -25,11 +25,11 @@ import org.joda.time.ReadableInstant;
 
 /**
  * A coder for rows of a table's file schema (the column types of {@link ColumnType}), used by the
- * streaming sink for its shuffle and for spill segments. Same rows as {@link RowCoder}, at a fraction
- * of its cost: Beam 2.62's {@code RowCoder} builds and validates a whole {@code Row} for every
- * {@code TIMESTAMP(3)} value (its logical type's base type is a row) and formats an error message
- * for every {@code DECIMAL}; these showed up as a third of the sink's CPU. Decoded rows are built
- * with {@code attachValues}, holding the values a built row would hold.
+ * streaming sink for its shuffle and for spill segments. Same rows as {@link RowCoder}, at a
+ * fraction of its cost: Beam 2.62's {@code RowCoder} builds and validates a whole {@code Row} for
+ * every {@code TIMESTAMP(3)} value (its logical type's base type is a row) and formats an error
+ * message for every {@code DECIMAL}; these showed up as a third of the sink's CPU. Decoded rows are
+ * built with {@code attachValues}, holding the values a built row would hold.
  *
  * <p>Layout: a null bitmap (one bit per field), then each non-null value: strings and decimals'
  * unscaled bytes length-prefixed, numbers and times fixed width or var-int.

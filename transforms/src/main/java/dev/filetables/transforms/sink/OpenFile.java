@@ -28,34 +28,45 @@ import org.apache.beam.sdk.coders.VarLongCoder;
 final class OpenFile {
   /** Relative partition directory. */
   final String partitionPath;
-  /** Hidden in-progress name of the part file, {@code .part-<uuid>-<writer>-<counter><ext>.inprogress}. */
+
+  /**
+   * Hidden in-progress name of the part file, {@code
+   * .part-<uuid>-<writer>-<counter><ext>.inprogress}.
+   */
   final String name;
+
   /** The counter in {@link #name}: wall-clock milliseconds when the file was opened. */
   final long counter;
+
   /** Runner processing time when the file was opened. */
   final long createdAt;
 
   /** Runner processing time of the last row. */
   long lastWrite;
+
   /** Rows in the file's segments. */
   long rows;
+
   long minTimestamp = Long.MAX_VALUE;
   long maxTimestamp = Long.MIN_VALUE;
 
   /** Segments begun: 0..segments-1 are (or, while the bundle is open, will be) complete on disk. */
   int segments;
+
   /** Bytes of segments 0..segments-2, the ones before the latest (known once that one is begun). */
   long closedBytes;
+
   /**
    * The first segment of each segment file, in order: file {@code i} holds segments {@code
    * starts[i]} to {@code starts[i+1]-1} (the last one up to {@code segments-1}), named by {@link
    * SegmentFiles#segmentName(String, int, int)}. Without combining every segment is its own file.
    */
   final List<Integer> starts = new ArrayList<>();
+
   /**
-   * The file is closed at the end of the bundle that set this (at the commit point that ends it, see
-   * {@link RollingWriterFn}). Committed state with this set means that bundle has ended and the file
-   * was emitted before the state was snapshotted: the file is closed, only its state is left.
+   * The file is closed at the end of the bundle that set this (at the commit point that ends it,
+   * see {@link RollingWriterFn}). Committed state with this set means that bundle has ended and the
+   * file was emitted before the state was snapshotted: the file is closed, only its state is left.
    */
   boolean closesAtBundleEnd;
 
@@ -131,13 +142,15 @@ final class OpenFile {
   static final class Coder extends AtomicCoder<OpenFile> {
     private static final long serialVersionUID = 1L;
     private static final Coder INSTANCE = new Coder();
+
     /**
      * 2: rows no longer buffered in state (version 1 counted buffered rows and estimates); 3: adds
-     * {@link OpenFile#closesAtBundleEnd} (version 2 is still read: the flag was false then); 4: adds
-     * {@link OpenFile#starts}, the combined segment files (versions 2 and 3 are still read: every
-     * segment was its own file then).
+     * {@link OpenFile#closesAtBundleEnd} (version 2 is still read: the flag was false then); 4:
+     * adds {@link OpenFile#starts}, the combined segment files (versions 2 and 3 are still read:
+     * every segment was its own file then).
      */
     private static final int VERSION = 4;
+
     private static final StringUtf8Coder STRING = StringUtf8Coder.of();
     private static final VarLongCoder LONG = VarLongCoder.of();
     private static final VarIntCoder INT = VarIntCoder.of();
@@ -180,7 +193,8 @@ final class OpenFile {
                     ? " (written by a newer FileTables streaming sink: restore it with that version)"
                     : " (state of an older FileTables streaming sink cannot be restored)"));
       }
-      OpenFile f = new OpenFile(STRING.decode(in), STRING.decode(in), LONG.decode(in), LONG.decode(in));
+      OpenFile f =
+          new OpenFile(STRING.decode(in), STRING.decode(in), LONG.decode(in), LONG.decode(in));
       f.lastWrite = LONG.decode(in);
       f.rows = LONG.decode(in);
       f.minTimestamp = LONG.decode(in);
@@ -207,7 +221,11 @@ final class OpenFile {
         }
         if (files > 0 && (f.starts.get(0) != 0 || start >= f.segments)) {
           throw new CoderException(
-              "Bad open-file state: segment files start at " + f.starts + " of " + f.segments + " segments");
+              "Bad open-file state: segment files start at "
+                  + f.starts
+                  + " of "
+                  + f.segments
+                  + " segments");
         }
       } else {
         for (int n = 0; n < f.segments; n++) {

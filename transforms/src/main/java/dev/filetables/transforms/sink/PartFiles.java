@@ -5,9 +5,9 @@ import java.io.Serializable;
 import java.nio.file.Path;
 
 /**
- * Where the part files of one write go: {@code root/<partition path>/} with names from
- * {@link PartFileName} carrying this write's uuid, so files of different writes never collide and a
- * write can recognise its own in-progress leftovers.
+ * Where the part files of one write go: {@code root/<partition path>/} with names from {@link
+ * PartFileName} carrying this write's uuid, so files of different writes never collide and a write
+ * can recognise its own in-progress leftovers.
  */
 public final class PartFiles implements Serializable {
   private static final long serialVersionUID = 1L;

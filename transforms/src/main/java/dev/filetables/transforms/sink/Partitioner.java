@@ -19,9 +19,9 @@ import org.apache.beam.sdk.values.Row;
  * row projected onto the table's file schema).
  *
  * <p>Called once per written row, so both are cheap: column positions are resolved once for the
- * input schema, the directory string of the last partition seen is reused while consecutive rows stay
- * in it (the common case for sorted or clustered input), and a small LRU map remembers the directory
- * strings of recently seen partitions; projection copies value references into one list.
+ * input schema, the directory string of the last partition seen is reused while consecutive rows
+ * stay in it (the common case for sorted or clustered input), and a small LRU map remembers the
+ * directory strings of recently seen partitions; projection copies value references into one list.
  */
 public final class Partitioner implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -54,7 +54,9 @@ public final class Partitioner implements Serializable {
     this.defaultName = table.options().partitionDefaultName();
   }
 
-  /** A partitioner for rows of {@code inputSchema}, which must have passed {@link SinkInputCheck}. */
+  /**
+   * A partitioner for rows of {@code inputSchema}, which must have passed {@link SinkInputCheck}.
+   */
   public static Partitioner of(TableSpec table, Schema inputSchema) {
     return new Partitioner(table, inputSchema);
   }

@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the in-progress files of one write: all of them meet at one key (a GroupByKey, which
- * also waits for every writer to finish), then one DoFn renames each to its visible name and deletes
- * the write's leftovers from failed attempts. Outputs the published files (visible paths).
+ * also waits for every writer to finish), then one DoFn renames each to its visible name and
+ * deletes the write's leftovers from failed attempts. Outputs the published files (visible paths).
  */
-public final class PublishFiles extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
+public final class PublishFiles
+    extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;
 
   private final PartFiles files;
@@ -39,7 +40,8 @@ public final class PublishFiles extends PTransform<PCollection<WrittenFile>, PCo
         .setCoder(WrittenFileCoder.of());
   }
 
-  private static final class PublishFn extends DoFn<KV<Integer, Iterable<WrittenFile>>, WrittenFile> {
+  private static final class PublishFn
+      extends DoFn<KV<Integer, Iterable<WrittenFile>>, WrittenFile> {
     private static final Logger LOG = LoggerFactory.getLogger(PublishFiles.class);
     private final PartFiles files;
 

@@ -38,9 +38,10 @@ public final class RollingFileWriters implements AutoCloseable {
 
   /**
    * @param writerId unique among the concurrently running writers of this write
-   * @param replaceOwnLeftovers true when {@code writerId} is deterministic (a shard number): a retried
-   *     attempt then finds its failed predecessor's in-progress files under the same names and replaces
-   *     them. False for random writer ids, where an existing name means two writers collided (an error).
+   * @param replaceOwnLeftovers true when {@code writerId} is deterministic (a shard number): a
+   *     retried attempt then finds its failed predecessor's in-progress files under the same names
+   *     and replaces them. False for random writer ids, where an existing name means two writers
+   *     collided (an error).
    */
   public RollingFileWriters(
       FileFormat format,
@@ -61,7 +62,10 @@ public final class RollingFileWriters implements AutoCloseable {
     return writerId;
   }
 
-  /** Writes a row of the file schema to the open file of its partition, opening or rolling as needed. */
+  /**
+   * Writes a row of the file schema to the open file of its partition, opening or rolling as
+   * needed.
+   */
   public void write(String partitionPath, Row fileRow) throws IOException {
     OpenFile file = open.get(partitionPath);
     if (file == null) {
@@ -121,7 +125,8 @@ public final class RollingFileWriters implements AutoCloseable {
     if (replaceOwnLeftovers) {
       FileOps.deleteQuietly(path);
     }
-    OutputStream out = new BufferedOutputStream(FileOps.createHidden(directory, name), BUFFER_BYTES);
+    OutputStream out =
+        new BufferedOutputStream(FileOps.createHidden(directory, name), BUFFER_BYTES);
     try {
       return new OpenFile(partitionPath, path, format.createWriter(out, fileSchema));
     } catch (IOException | RuntimeException e) {

@@ -8,18 +8,17 @@ import java.io.Serializable;
  * a segment of an open file is completed even within a bundle. Times are processing times in
  * milliseconds on the runner's clock.
  *
- * <p>A file rolls once its size reaches {@code file-size}, or at the first check at or after
- * {@code created + rollover-interval} or {@code last write + inactivity-interval}. Checks happen on
- * the grid of {@code check-interval} (multiples of it since the epoch), as Flink checks every
+ * <p>A file rolls once its size reaches {@code file-size}, or at the first check at or after {@code
+ * created + rollover-interval} or {@code last write + inactivity-interval}. Checks happen on the
+ * grid of {@code check-interval} (multiples of it since the epoch), as Flink checks every
  * check-interval; unlike Flink, a file is only looked at when one of its deadlines has passed.
  *
- * <p>When the commit points are known (Flink: the checkpoint interval, and when the last
- * checkpoint completed, see {@link CommitClock}), time-based rolls move to the instant shortly
- * before the checkpoint nearest to the deadline instead ({@link #nextAligned}): a file then rolls
- * at most half a commit interval before or after its deadline and is published by that very
- * checkpoint, so a row waits about rollover-interval plus the margin, not up to a whole extra
- * commit interval; and with rollover at the commit interval each commit publishes one file per
- * writer.
+ * <p>When the commit points are known (Flink: the checkpoint interval, and when the last checkpoint
+ * completed, see {@link CommitClock}), time-based rolls move to the instant shortly before the
+ * checkpoint nearest to the deadline instead ({@link #nextAligned}): a file then rolls at most half
+ * a commit interval before or after its deadline and is published by that very checkpoint, so a row
+ * waits about rollover-interval plus the margin, not up to a whole extra commit interval; and with
+ * rollover at the commit interval each commit publishes one file per writer.
  */
 final class RollingPolicy implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -31,7 +30,11 @@ final class RollingPolicy implements Serializable {
   private final long segmentSize;
 
   RollingPolicy(
-      long fileSize, long rolloverMillis, long inactivityMillis, long checkMillis, long segmentSize) {
+      long fileSize,
+      long rolloverMillis,
+      long inactivityMillis,
+      long checkMillis,
+      long segmentSize) {
     this.fileSize = Math.max(1, fileSize);
     this.rolloverMillis = Math.max(0, rolloverMillis);
     this.inactivityMillis = Math.max(0, inactivityMillis);
@@ -62,12 +65,16 @@ final class RollingPolicy implements Serializable {
     return segmentSize;
   }
 
-  /** True when a file created at {@code created} and last written at {@code lastWrite} must roll. */
+  /**
+   * True when a file created at {@code created} and last written at {@code lastWrite} must roll.
+   */
   boolean isDue(long now, long created, long lastWrite) {
     return now - created >= rolloverMillis || now - lastWrite >= inactivityMillis;
   }
 
-  /** The check time at which the file should next be looked at: its earliest deadline, on the grid. */
+  /**
+   * The check time at which the file should next be looked at: its earliest deadline, on the grid.
+   */
   long nextCheck(long created, long lastWrite) {
     return nextCheck(created, lastWrite, checkMillis);
   }
@@ -86,8 +93,7 @@ final class RollingPolicy implements Serializable {
    * at most twice the rollover and inactivity intervals.
    */
   boolean alignsTo(long commitInterval) {
-    return commitInterval > 0
-        && commitInterval / 2 <= Math.min(rolloverMillis, inactivityMillis);
+    return commitInterval > 0 && commitInterval / 2 <= Math.min(rolloverMillis, inactivityMillis);
   }
 
   /** The earliest time-based deadline of a file. */
@@ -109,7 +115,8 @@ final class RollingPolicy implements Serializable {
    * The instant {@code margin} ms before the commit point nearest to the file's deadline, commit
    * points being {@code lastCommit + k * commitInterval}; never before {@code now}.
    */
-  static long alignedInstant(long deadline, long now, long lastCommit, long commitInterval, long margin) {
+  static long alignedInstant(
+      long deadline, long now, long lastCommit, long commitInterval, long margin) {
     long base = lastCommit - margin;
     long k = Math.floorDiv(deadline - base + commitInterval / 2, commitInterval);
     long instant = base + k * commitInterval;

@@ -10,15 +10,15 @@ import dev.filetables.io.format.FileMergers;
 import dev.filetables.io.table.TableSpec;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.OptionalLong;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.schemas.Schema;
@@ -45,15 +45,16 @@ import org.slf4j.LoggerFactory;
  *
  * <h3>Rows go to disk, state only names files</h3>
  *
- * The rows of an open file are written to hidden <em>segment</em> files, one per bundle in which the
- * key got rows: at the key's first row of a bundle, the writer begins segment {@code n =
+ * The rows of an open file are written to hidden <em>segment</em> files, one per bundle in which
+ * the key got rows: at the key's first row of a bundle, the writer begins segment {@code n =
  * file.segments} under its name derived from the file ({@link SegmentFiles#segmentName}), records
  * {@code segments = n + 1} in state right away, and appends the bundle's rows of the key to it.
  * {@code @FinishBundle} closes every open segment (a segment also closes early once it reaches the
- * segment size, see {@link RollingPolicy#segmentSize}, and the next row begins the next one). A roll
- * first closes the key's open segment, then merges the file's segment files (segments 0..n-1, some
- * combined, see below) into the hidden part file ({@link SegmentFiles#merge}). Memory per open key is a stream buffer, or for Parquet segments of
- * {@link SegmentKind#FORMAT} the pages of one row group; Beam state holds a few numbers per key.
+ * segment size, see {@link RollingPolicy#segmentSize}, and the next row begins the next one). A
+ * roll first closes the key's open segment, then merges the file's segment files (segments 0..n-1,
+ * some combined, see below) into the hidden part file ({@link SegmentFiles#merge}). Memory per open
+ * key is a stream buffer, or for Parquet segments of {@link SegmentKind#FORMAT} the pages of one
+ * row group; Beam state holds a few numbers per key.
  *
  * <p>Why a segment counted in state is always complete on disk when that state is committed: the
  * Flink runner finishes the open bundle inside {@code snapshotState}, before the keyed state is
@@ -75,8 +76,8 @@ import org.slf4j.LoggerFactory;
  * row-group copy for Parquet segments), which keeps at most 16 per open file. Exactly-once:
  *
  * <ul>
- *   <li>The plan and every name follow from the state ({@link OpenFile#starts}), so a replay after a
- *       restore combines the same segments under the same names, rewriting what a failed attempt
+ *   <li>The plan and every name follow from the state ({@link OpenFile#starts}), so a replay after
+ *       a restore combines the same segments under the same names, rewriting what a failed attempt
  *       wrote; a combined name always covers more segments than each file it replaces, so it is
  *       never the name of a file the restored state still needs.
  *   <li>The combined file is written completely in {@code @ProcessElement}, before the state names
@@ -84,13 +85,13 @@ import org.slf4j.LoggerFactory;
  *   <li>The replaced files stay until a completed checkpoint holds the state without them: the
  *       bundle finalizer of the bundle deletes them (Flink runs it when the checkpoint taken after
  *       the bundle completes; a bundle ends before any snapshot of its state). A restore to an
- *       earlier checkpoint finds them intact; one to a later checkpoint finds the combined file.
- *       A finalizer lost in a failure leaves them to the publish step, which deletes every
- *       {@code .part-…<ext>.*.inprogress} of the part file ({@code PartitionCompactor.deleteDerived}).
- *       On the Direct runner (never restores) they are deleted at once.
+ *       earlier checkpoint finds them intact; one to a later checkpoint finds the combined file. A
+ *       finalizer lost in a failure leaves them to the publish step, which deletes every {@code
+ *       .part-…<ext>.*.inprogress} of the part file ({@code PartitionCompactor.deleteDerived}). On
+ *       the Direct runner (never restores) they are deleted at once.
  *   <li>Combines happen only where a segment begins ({@code @ProcessElement}: the only method that
- *       gets a {@link BundleFinalizer} on Beam 2.62's non-portable runners), never in a timer or
- *       in {@code @FinishBundle}; a file that closes at the bundle end merges the state's segment
+ *       gets a {@link BundleFinalizer} on Beam 2.62's non-portable runners), never in a timer or in
+ *       {@code @FinishBundle}; a file that closes at the bundle end merges the state's segment
  *       files as they are at that point, which that bundle's state holds too.
  * </ul>
  *
@@ -101,9 +102,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code file}: an {@link OpenFile} (name, times, row count, number of segments begun and
- *       which segment files hold them, and
- *       whether it closes at the end of the bundle that marked it: roll at the commit point, see
- *       {@link #finishBundle} and {@link StreamingWrite});
+ *       which segment files hold them, and whether it closes at the end of the bundle that marked
+ *       it: roll at the commit point, see {@link #finishBundle} and {@link StreamingWrite});
  *   <li>timer {@code check} (processing time): the file's next rollover/inactivity deadline on the
  *       check-interval grid, or on Flink shortly before the checkpoint nearest to it (see {@link
  *       RollingPolicy#nextAligned});
@@ -112,8 +112,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Only {@code lastCounter}, the counter of the key's latest file, outlives the file, together with
- * the timer {@code forget}: it keeps counters increasing and tells which hidden files of this writer
- * a failed attempt left behind, and it is dropped once all the key's files are published.
+ * the timer {@code forget}: it keeps counters increasing and tells which hidden files of this
+ * writer a failed attempt left behind, and it is dropped once all the key's files are published.
  *
  * <h3>Size</h3>
  *
@@ -125,14 +125,14 @@ import org.slf4j.LoggerFactory;
  *
  * After a restore, the files a failed attempt opened after the checkpoint are unknown to the
  * restored state; the partition commit would wait for them forever. They are exactly this writer's
- * hidden files with a counter above {@code lastCounter} (counters only grow, and every file that may
- * still be published was opened before), so the writer deletes them when it opens its next file,
- * and those above the closing file's counter when it closes a file (a file open in the restored
- * state may have been closed and followed by others in the failed attempt). Rows are assigned to
- * writers by a function of the row ({@link AssignWritersFn}), so the replayed rows reach the same
- * writer and trigger this. The {@code forget} timer cleans up once more before dropping
- * {@code lastCounter}, which it only does when no hidden file of the key is left, so a file that
- * still waits for its checkpoint is never mistaken for a leftover.
+ * hidden files with a counter above {@code lastCounter} (counters only grow, and every file that
+ * may still be published was opened before), so the writer deletes them when it opens its next
+ * file, and those above the closing file's counter when it closes a file (a file open in the
+ * restored state may have been closed and followed by others in the failed attempt). Rows are
+ * assigned to writers by a function of the row ({@link AssignWritersFn}), so the replayed rows
+ * reach the same writer and trigger this. The {@code forget} timer cleans up once more before
+ * dropping {@code lastCounter}, which it only does when no hidden file of the key is left, so a
+ * file that still waits for its checkpoint is never mistaken for a leftover.
  *
  * <h3>Watermark</h3>
  *
@@ -180,9 +180,14 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   private final PartFiles files;
   private final RollingPolicy policy;
   private final SegmentKind segmentKind;
-  /** The runner's commit interval (Flink checkpoint interval) in ms, 0 when rolls are not aligned. */
+
+  /**
+   * The runner's commit interval (Flink checkpoint interval) in ms, 0 when rolls are not aligned.
+   */
   private final long commitInterval;
+
   private final SegmentCombiner combiner;
+
   /**
    * The runner restores state (Flink): segment files replaced by a combined one are deleted only
    * once a completed checkpoint holds the state without them (a bundle finalizer), not at once.
@@ -191,28 +196,37 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
 
   private transient FileFormat format;
   private transient FileMerger merger;
+
   /** Combines segment files of an open file into one segment file of the same kind. */
   private transient FileMerger combining;
+
   /**
    * Segment files replaced by combined ones in the current bundle: deleted by the bundle's
    * finalizer once the checkpoint after the bundle completed (a new list per bundle).
    */
   private transient List<Path> replacedInBundle;
+
   /** A combine happened in the current element (for the failpoint after its state write). */
   private transient String combinedInElement;
+
   /** Decodes the rows of a batch when they cannot be appended as they are. */
   private transient org.apache.beam.sdk.coders.Coder<Row> rowCoder;
+
   private transient boolean commitWatched;
+
   /** Files may close at a bundle end (roll at the commit point); null until the first bundle. */
   private transient Boolean rollAtCommit;
+
   /** The segments open in the current bundle, by key; all closed at the end of the bundle. */
   private transient Map<WriterKey, OpenSegment> openSegments;
+
   /**
    * Files marked in this bundle to close at its end ({@link OpenFile#closesAtBundleEnd}), by key:
    * closed and emitted by {@code @FinishBundle}. A marked file in state whose key is not here
    * belongs to a bundle that has ended, so it is closed already.
    */
   private transient Map<WriterKey, OpenFile> closingAtBundleEnd;
+
   /** Part file bytes per spill byte, learnt from this writer's rolls of spill segments. */
   private transient double spillRatio;
 
@@ -262,7 +276,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     commitWatched = false;
     replacedInBundle = null;
     if (rollAtCommit == null) {
-      rollAtCommit = commitInterval > 0 && RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
+      rollAtCommit =
+          commitInterval > 0 && RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
     }
     if (WARNED.add(files.writeUuid())) {
       StreamingWrite.smallBundleWarning(table.name(), options).ifPresent(LOG::warn);
@@ -277,10 +292,11 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   }
 
   /**
-   * Completes every segment written in this bundle, then closes the files marked to close at its end
-   * and emits them. The Flink runner calls this before it snapshots the keyed state for a checkpoint,
-   * so every segment counted in checkpointed state is on disk, and a file whose committed state is
-   * marked was emitted into the same checkpoint (the runner buffers this output in it).
+   * Completes every segment written in this bundle, then closes the files marked to close at its
+   * end and emits them. The Flink runner calls this before it snapshots the keyed state for a
+   * checkpoint, so every segment counted in checkpointed state is on disk, and a file whose
+   * committed state is marked was emitted into the same checkpoint (the runner buffers this output
+   * in it).
    */
   @FinishBundle
   public void finishBundle(FinishBundleContext context) throws IOException {
@@ -355,7 +371,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     RowBatch batch = element.getValue();
     OpenSegment open = openSegments.get(key);
     // within a bundle the open segment's file is the state's (written back after every batch); a
-    // file read from state is copied before it changes (OpenFile: a checkpoint may still be writing it)
+    // file read from state is copied before it changes (OpenFile: a checkpoint may still be writing
+    // it)
     OpenFile file = open != null ? open.file : copyOfState(fileState);
     if (file != null && closedAtEarlierBundleEnd(key, file)) {
       settleClosed(file, check, end, forget, fileState);
@@ -488,8 +505,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   }
 
   /**
-   * Drops {@code lastCounter} once the key has no open file and no hidden file left (all published),
-   * after deleting leftovers of failed attempts; otherwise tries again later.
+   * Drops {@code lastCounter} once the key has no open file and no hidden file left (all
+   * published), after deleting leftovers of failed attempts; otherwise tries again later.
    */
   @OnTimer(FORGET)
   public void onForget(
@@ -511,7 +528,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     Path dir = files.directory(key.partitionPath());
     String uuid = files.writeUuid();
     SegmentFiles.deleteHidden(dir, uuid, key.writerId(), counter -> counter > last);
-    boolean waiting = !SegmentFiles.hiddenFiles(dir, uuid, key.writerId(), counter -> true).isEmpty();
+    boolean waiting =
+        !SegmentFiles.hiddenFiles(dir, uuid, key.writerId(), counter -> true).isEmpty();
     if (waiting || System.currentTimeMillis() <= last) {
       forget.withNoOutputTimestamp().offset(FORGET_AFTER).setRelative();
     } else {
@@ -521,8 +539,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
 
   /**
    * Opens the key's next file: deletes what failed attempts left (hidden files of this writer above
-   * the last counter, or all of them when the key has no counter, i.e. nothing of it is pending) and
-   * picks a counter above every earlier one.
+   * the last counter, or all of them when the key has no counter, i.e. nothing of it is pending)
+   * and picks a counter above every earlier one.
    */
   private OpenFile open(WriterKey key, long now, ValueState<Long> lastCounter) throws IOException {
     Long last = lastCounter.read();
@@ -546,15 +564,15 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   }
 
   /**
-   * Roll at the commit point: true when the file should close at the end of this bundle, because its
-   * rollover or inactivity deadline comes before the commit point after the next one. On Flink a
-   * bundle ends at every checkpoint, and with {@code --finishBundleBeforeCheckpointing=true} before
-   * the barrier is sent on, so the closed file reaches the publisher inside that checkpoint and is
-   * published when it completes, like Flink's roll on checkpoint: with rollover at the commit
-   * interval every file closes at the first checkpoint after its first row, and a row waits at most
-   * a commit interval plus the checkpoint's own time. (Without the option the runner emits the
-   * bundle's output after the barrier: the file would wait for the next checkpoint, so rolls stay
-   * with the timers.) Only when rolls are aligned to commit points; never for a file already
+   * Roll at the commit point: true when the file should close at the end of this bundle, because
+   * its rollover or inactivity deadline comes before the commit point after the next one. On Flink
+   * a bundle ends at every checkpoint, and with {@code --finishBundleBeforeCheckpointing=true}
+   * before the barrier is sent on, so the closed file reaches the publisher inside that checkpoint
+   * and is published when it completes, like Flink's roll on checkpoint: with rollover at the
+   * commit interval every file closes at the first checkpoint after its first row, and a row waits
+   * at most a commit interval plus the checkpoint's own time. (Without the option the runner emits
+   * the bundle's output after the barrier: the file would wait for the next checkpoint, so rolls
+   * stay with the timers.) Only when rolls are aligned to commit points; never for a file already
    * published under its name (restored from an older checkpoint, see {@link #close}), which the
    * timers close under another name.
    */
@@ -612,7 +630,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   private long nextCheck(OpenFile file, long now) {
     OptionalLong commit = lastCommit();
     if (commit.isPresent()) {
-      return policy.nextAligned(file.createdAt, file.lastWrite, now, commit.getAsLong(), commitInterval);
+      return policy.nextAligned(
+          file.createdAt, file.lastWrite, now, commit.getAsLong(), commitInterval);
     }
     if (commitInterval > 0) {
       // No checkpoint seen yet (the job's first seconds): look again soon, so that the first files
@@ -640,8 +659,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     }
     Path dir = files.directory(file.partitionPath);
     // the latest segment is a file of its own until the next one begins: combines come after this
-    long previousBytes =
-        file.segments == 0 ? 0 : segmentSize(dir, file.name, file.segments - 1);
+    long previousBytes = file.segments == 0 ? 0 : segmentSize(dir, file.name, file.segments - 1);
     combineSegments(dir, file, finalizer);
     int n = file.beginSegment(previousBytes);
     SegmentWriter writer =
@@ -704,7 +722,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
       return Files.size(segment);
     } catch (NoSuchFileException e) {
       throw new IOException(
-          "Segment " + segment + " of an open part file is missing (deleted while the write ran?)", e);
+          "Segment " + segment + " of an open part file is missing (deleted while the write ran?)",
+          e);
     }
   }
 
@@ -716,8 +735,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
 
   /**
    * Finishes the hidden part file from its segments, clears the key's state and timers (releasing
-   * the watermark hold) and returns the file for the publisher. Segments stay on disk until the file
-   * is published: a restore to a checkpoint taken before this close needs them.
+   * the watermark hold) and returns the file for the publisher. Segments stay on disk until the
+   * file is published: a restore to a checkpoint taken before this close needs them.
    */
   private WrittenFile close(
       WriterKey key,
@@ -761,9 +780,10 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   }
 
   /**
-   * Merges the file's segments (all complete) into the hidden part file {@code target}, after deleting
-   * the writer's hidden files above this file's counter (a failed attempt may have closed this file
-   * and opened others: they are leftovers). Touches no state, so {@code @FinishBundle} can use it.
+   * Merges the file's segments (all complete) into the hidden part file {@code target}, after
+   * deleting the writer's hidden files above this file's counter (a failed attempt may have closed
+   * this file and opened others: they are leftovers). Touches no state, so {@code @FinishBundle}
+   * can use it.
    */
   private WrittenFile finish(OpenFile file, String target) throws IOException {
     Path dir = files.directory(file.partitionPath);
@@ -799,7 +819,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
   /**
    * Part file counters are wall-clock milliseconds at opening, kept strictly increasing per key by
    * the key's last counter while it is known (many files in one millisecond, clocks of another
-   * machine after a failover). Once it is dropped (see {@code forget}), the wall clock has passed it.
+   * machine after a failover). Once it is dropped (see {@code forget}), the wall clock has passed
+   * it.
    */
   private static long nextCounter(Long last) {
     long now = System.currentTimeMillis();

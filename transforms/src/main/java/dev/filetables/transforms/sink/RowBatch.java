@@ -89,8 +89,8 @@ final class RowBatch {
   }
 
   /**
-   * A growable byte buffer without {@code java.io.ByteArrayOutputStream}'s locking: coders write many
-   * single bytes (var-ints), and each locked call costs.
+   * A growable byte buffer without {@code java.io.ByteArrayOutputStream}'s locking: coders write
+   * many single bytes (var-ints), and each locked call costs.
    */
   static final class Bytes extends OutputStream {
     private byte[] buffer = new byte[256];
@@ -189,7 +189,8 @@ final class RowBatch {
       VarInt.encode(batch.size, out);
       VarInt.encode(zigZag(batch.minTimestamp), out);
       for (long t : batch.timestamps) {
-        VarInt.encode(t - batch.minTimestamp, out); // >= 0 (may wrap for extreme spans: then 10 bytes)
+        VarInt.encode(
+            t - batch.minTimestamp, out); // >= 0 (may wrap for extreme spans: then 10 bytes)
       }
       VarInt.encode(batch.encoded.length, out);
       out.write(batch.encoded);

@@ -35,7 +35,9 @@ final class RunnerOptions {
 
   /** Flink's {@code --checkpointingMode} ({@code EXACTLY_ONCE} by default). */
   static String flinkCheckpointingMode(PipelineOptions options) {
-    return get(options, FLINK_OPTIONS, "getCheckpointingMode").map(Object::toString).orElse("EXACTLY_ONCE");
+    return get(options, FLINK_OPTIONS, "getCheckpointingMode")
+        .map(Object::toString)
+        .orElse("EXACTLY_ONCE");
   }
 
   /**
@@ -80,7 +82,8 @@ final class RunnerOptions {
     return Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 
-  private static Optional<Object> get(PipelineOptions options, String interfaceName, String getter) {
+  private static Optional<Object> get(
+      PipelineOptions options, String interfaceName, String getter) {
     try {
       Class<?> type = Class.forName(interfaceName, false, RunnerOptions.class.getClassLoader());
       if (!PipelineOptions.class.isAssignableFrom(type)) {

@@ -14,13 +14,13 @@ import java.util.List;
  * last {@code fanIn} files are on the same level they are combined into one file of the next level
  * (repeated while that holds, done as one combine of the whole tail). So levels fall from the first
  * file to the last, with fewer than {@code fanIn} files per level: at most {@code (fanIn - 1) *
- * levels <= maxFiles - 1} complete files. A segment's rows are copied once per level they climb,
- * at most {@code levels - 1} times until the top level fills ({@code fanIn^levels} segments: 1,024
- * with the default 16 files), then once more each time {@code fanIn} top-level files gather; a
- * file rolls long before that in practice. Counts, not bytes, decide: the plan follows from the
- * open file's state alone, so a replay after a restore combines the same segments under the same
- * names. A state that holds more files than allowed (restored from a sink without combining) has
- * its tail combined into one at once.
+ * levels <= maxFiles - 1} complete files. A segment's rows are copied once per level they climb, at
+ * most {@code levels - 1} times until the top level fills ({@code fanIn^levels} segments: 1,024
+ * with the default 16 files), then once more each time {@code fanIn} top-level files gather; a file
+ * rolls long before that in practice. Counts, not bytes, decide: the plan follows from the open
+ * file's state alone, so a replay after a restore combines the same segments under the same names.
+ * A state that holds more files than allowed (restored from a sink without combining) has its tail
+ * combined into one at once.
  */
 final class SegmentCombiner implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -41,7 +41,9 @@ final class SegmentCombiner implements Serializable {
   private final int fanIn;
   private final int topLevel;
 
-  /** @param maxFiles segment files an open part file may have, the one being written included */
+  /**
+   * @param maxFiles segment files an open part file may have, the one being written included
+   */
   SegmentCombiner(int maxFiles) {
     if (maxFiles < 2) {
       throw new IllegalArgumentException(
@@ -64,7 +66,8 @@ final class SegmentCombiner implements Serializable {
       return new SegmentCombiner(Integer.parseInt(value.trim()));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "System property " + MAX_FILES_PROPERTY + " must be an integer >= 2, got '" + value + "'", e);
+          "System property " + MAX_FILES_PROPERTY + " must be an integer >= 2, got '" + value + "'",
+          e);
     }
   }
 

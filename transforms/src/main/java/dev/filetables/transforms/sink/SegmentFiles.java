@@ -60,7 +60,9 @@ final class SegmentFiles {
     return partName.substring(0, partName.length() - IN_PROGRESS.length()) + ".seg-";
   }
 
-  /** Writes rows as a complete file {@code dir/name}, replacing an existing one; returns its size. */
+  /**
+   * Writes rows as a complete file {@code dir/name}, replacing an existing one; returns its size.
+   */
   static long writeRows(FileFormat format, Schema schema, Path dir, String name, Iterable<Row> rows)
       throws IOException {
     Path file = dir.resolve(name);
@@ -78,9 +80,10 @@ final class SegmentFiles {
   }
 
   /**
-   * Merges the segment files {@code names} (in order) into {@code target} (a hidden name in the same
-   * directory), replacing an existing target; returns its size. The inputs stay: they are deleted
-   * only once no restore can need them (see {@link #deleteSegments} and {@link SegmentCombiner}).
+   * Merges the segment files {@code names} (in order) into {@code target} (a hidden name in the
+   * same directory), replacing an existing target; returns its size. The inputs stay: they are
+   * deleted only once no restore can need them (see {@link #deleteSegments} and {@link
+   * SegmentCombiner}).
    */
   static long merge(FileMerger merger, Path dir, List<String> names, String target)
       throws IOException {
@@ -89,7 +92,9 @@ final class SegmentFiles {
       Path input = dir.resolve(name);
       if (!Files.exists(input)) {
         throw new IOException(
-            "Segment file " + input + " of an open part file is missing (deleted while the write ran?)");
+            "Segment file "
+                + input
+                + " of an open part file is missing (deleted while the write ran?)");
       }
       inputs.add(input);
     }

@@ -1,8 +1,6 @@
 package dev.filetables.transforms.sink;
 
-/**
- * What a streaming part file's segments hold, and so how they become the part file on roll.
- */
+/** What a streaming part file's segments hold, and so how they become the part file on roll. */
 enum SegmentKind {
   /**
    * Complete small files of the table's format, merged without decoding (byte concatenation for

@@ -14,7 +14,8 @@ import org.apache.beam.sdk.values.Row;
 /**
  * One open segment of a streaming part file: rows of one writer key, appended while a bundle is
  * open and closed at the end of the bundle (or when the segment is full). Holds no more than a
- * stream buffer (plus, for a Parquet {@link SegmentKind#FORMAT} segment, the pages of its row group).
+ * stream buffer (plus, for a Parquet {@link SegmentKind#FORMAT} segment, the pages of its row
+ * group).
  *
  * <p>Opening replaces a file of the same name: after a restore the replayed rows rewrite the
  * segment the failed attempt wrote under that name.
@@ -30,7 +31,8 @@ abstract class SegmentWriter implements AutoCloseable {
 
   /** Opens segment {@code name} in {@code dir} (replacing one of that name) for {@code kind}. */
   static SegmentWriter open(
-      SegmentKind kind, FileFormat format, Schema schema, Path dir, String name) throws IOException {
+      SegmentKind kind, FileFormat format, Schema schema, Path dir, String name)
+      throws IOException {
     FileOps.deleteQuietly(dir.resolve(name)); // rewritten by a replay after a restore
     OutputStream file = FileOps.createHidden(dir, name);
     OutputStream out =

@@ -3,8 +3,9 @@ package dev.filetables.transforms.sink;
 /**
  * Test hook: lets a test make the streaming writer fail at a chosen step of closing files at a
  * bundle end (roll at the commit point) or of combining the segment files of an open file, to check
- * that the restore after it still leaves every row visible exactly once. Production code never sets it; the default does nothing. Static because the
- * Flink mini-cluster of a test runs in the test's JVM.
+ * that the restore after it still leaves every row visible exactly once. Production code never sets
+ * it; the default does nothing. Static because the Flink mini-cluster of a test runs in the test's
+ * JVM.
  */
 public final class SinkFailpoints {
   private SinkFailpoints() {}
@@ -15,7 +16,9 @@ public final class SinkFailpoints {
     BUNDLE_END_MERGED,
     /** Every marked file of the bundle is merged and emitted; the state is not yet snapshotted. */
     BUNDLE_END_EMITTED,
-    /** Segment files of an open file are combined into a new one; the state does not name it yet. */
+    /**
+     * Segment files of an open file are combined into a new one; the state does not name it yet.
+     */
     COMBINE_WRITTEN,
     /** The state names the combined file (not yet in a checkpoint); the replaced files are kept. */
     COMBINE_RECORDED,

@@ -15,9 +15,9 @@ import org.apache.beam.sdk.schemas.Schema.TypeName;
  * losing or inventing data.
  *
  * <p>Rules: every physical column of the table is present by name with the same {@link ColumnType}
- * (a DECIMAL must fit: no more integer digits and no larger scale than the table's); a column may be
- * NOT NULL in the input where the table allows null, never the reverse; input columns the table does
- * not have are an error (dropping them silently would lose data). Field order does not matter.
+ * (a DECIMAL must fit: no more integer digits and no larger scale than the table's); a column may
+ * be NOT NULL in the input where the table allows null, never the reverse; input columns the table
+ * does not have are an error (dropping them silently would lose data). Field order does not matter.
  */
 public final class SinkInputCheck {
   private SinkInputCheck() {}
@@ -80,7 +80,12 @@ public final class SinkInputCheck {
       return "column `" + column.getName() + "` has unsupported input type " + got;
     }
     if (wantType != gotType) {
-      return "column `" + column.getName() + "` is " + wantType + " in the table but " + gotType
+      return "column `"
+          + column.getName()
+          + "` is "
+          + wantType
+          + " in the table but "
+          + gotType
           + " in the input";
     }
     if (wantType == ColumnType.DECIMAL && hasPrecision(got) && hasPrecision(want)) {
@@ -89,14 +94,21 @@ public final class SinkInputCheck {
       int wantDigits = ColumnType.decimalPrecision(want) - wantScale;
       int gotDigits = ColumnType.decimalPrecision(got) - gotScale;
       if (gotScale > wantScale || gotDigits > wantDigits) {
-        return "column `" + column.getName() + "` is DECIMAL(" + ColumnType.decimalPrecision(got)
-            + ", " + gotScale + ") in the input, which does not fit the table's DECIMAL("
-            + ColumnType.decimalPrecision(want) + ", " + wantScale + ")";
+        return "column `"
+            + column.getName()
+            + "` is DECIMAL("
+            + ColumnType.decimalPrecision(got)
+            + ", "
+            + gotScale
+            + ") in the input, which does not fit the table's DECIMAL("
+            + ColumnType.decimalPrecision(want)
+            + ", "
+            + wantScale
+            + ")";
       }
     }
     if (got.getNullable() && !want.getNullable()) {
-      return "column `" + column.getName()
-          + "` is NOT NULL in the table but nullable in the input";
+      return "column `" + column.getName() + "` is NOT NULL in the table but nullable in the input";
     }
     return null;
   }

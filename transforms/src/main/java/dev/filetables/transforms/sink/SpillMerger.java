@@ -13,8 +13,8 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Turns {@link SegmentKind#SPILL} segments (rows in {@link FileRowCoder}'s encoding, one after
- * the other) into one file of the table's format: each row is decoded once and written once, so the
+ * Turns {@link SegmentKind#SPILL} segments (rows in {@link FileRowCoder}'s encoding, one after the
+ * other) into one file of the table's format: each row is decoded once and written once, so the
  * format lays out the file as if it had been written in one go (Parquet: full row groups).
  */
 final class SpillMerger implements FileMerger {

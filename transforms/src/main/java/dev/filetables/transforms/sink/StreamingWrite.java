@@ -20,7 +20,8 @@ import org.apache.beam.sdk.values.TupleTag;
 /**
  * The streaming partitioned sink: writes an unbounded (or bounded) {@code PCollection<Row>} into
  * rolling part files and publishes each file only at a commit point. Outputs the published files
- * ({@link #PUBLISHED}) and the closed hidden files they come from ({@link #CLOSED}, for the commit).
+ * ({@link #PUBLISHED}) and the closed hidden files they come from ({@link #CLOSED}, for the
+ * commit).
  *
  * <pre>
  * rows ─► AssignWriters ─► RollingWriter (stateful, per partition × writer) ─► Publish (stateful, per partition)
@@ -41,22 +42,23 @@ import org.apache.beam.sdk.values.TupleTag;
  * OpenFile}). Each bundle writes the rows a key gets to disk directly, as that key's next hidden
  * segment {@code .part-<uuid>-<writer>-<counter><ext>.seg-<n>.inprogress}: at the key's first row
  * of the bundle the writer begins segment n = the count in state and stores n + 1 right away;
- * {@code @FinishBundle} completes every segment of the bundle. While the file is open, its
- * segment files are combined now and then into fewer ({@link SegmentCombiner}: at most 16 per
- * open file; the replaced ones are deleted once a completed checkpoint no longer needs them, see
- * {@link RollingWriterFn}). When the file rolls, its segments are merged into the hidden part file ({@link SegmentFiles#merge}: byte concatenation for
- * csv/json, block copy for Avro, and for Parquet either one encoding of spilled rows or row-group
- * copy, {@code sink.parquet.merge}). State and timers of the key are then cleared.
+ * {@code @FinishBundle} completes every segment of the bundle. While the file is open, its segment
+ * files are combined now and then into fewer ({@link SegmentCombiner}: at most 16 per open file;
+ * the replaced ones are deleted once a completed checkpoint no longer needs them, see {@link
+ * RollingWriterFn}). When the file rolls, its segments are merged into the hidden part file ({@link
+ * SegmentFiles#merge}: byte concatenation for csv/json, block copy for Avro, and for Parquet either
+ * one encoding of spilled rows or row-group copy, {@code sink.parquet.merge}). State and timers of
+ * the key are then cleared.
  *
- * <p>A segment counted in committed state is always complete on disk: the Flink runner finishes
- * the open bundle inside its {@code snapshotState}, before it snapshots the keyed state (Beam 2.62
- * {@code DoFnOperator}; with {@code --finishBundleBeforeCheckpointing=true} even earlier, before the
- * barrier), and the Direct runner commits a bundle's state after {@code @FinishBundle}.
- * After a failure, the runner restores the state of the last completed checkpoint and replays the
- * input that came after it. The restored count says which segment comes next, so the replay
- * rewrites segment n (and the merged file) under the same names, replacing what the failed attempt
- * wrote; segments the failed attempt wrote beyond the count are never merged and are deleted with
- * the file's other segments when it is published. Nothing the failed attempt did is trusted, and
+ * <p>A segment counted in committed state is always complete on disk: the Flink runner finishes the
+ * open bundle inside its {@code snapshotState}, before it snapshots the keyed state (Beam 2.62
+ * {@code DoFnOperator}; with {@code --finishBundleBeforeCheckpointing=true} even earlier, before
+ * the barrier), and the Direct runner commits a bundle's state after {@code @FinishBundle}. After a
+ * failure, the runner restores the state of the last completed checkpoint and replays the input
+ * that came after it. The restored count says which segment comes next, so the replay rewrites
+ * segment n (and the merged file) under the same names, replacing what the failed attempt wrote;
+ * segments the failed attempt wrote beyond the count are never merged and are deleted with the
+ * file's other segments when it is published. Nothing the failed attempt did is trusted, and
  * nothing it wrote is visible.
  *
  * <h2>Visibility only at commit points</h2>
@@ -69,9 +71,9 @@ import org.apache.beam.sdk.values.TupleTag;
  * arrival completed ({@code --checkpointingInterval} is the commit interval). With aligned
  * (exactly-once) checkpoints that checkpoint also holds the writer state in which the file is
  * closed: no restore can put the file's rows back into an open file, so the rename never exposes
- * rows that are written again later. A processing-time timer polls for durability several times
- * per checkpoint interval; files in restored state are durable at once. Both steps are idempotent,
- * as a restore may hand the same file over again. On the Direct runner a bundle's output and state
+ * rows that are written again later. A processing-time timer polls for durability several times per
+ * checkpoint interval; files in restored state are durable at once. Both steps are idempotent, as a
+ * restore may hand the same file over again. On the Direct runner a bundle's output and state
  * changes are committed together and never restored, so a file is published when it arrives.
  *
  * <p>Not a {@code @RequiresStableInput} step: after a restore, Beam 2.62's Flink runner reuses the
@@ -83,8 +85,8 @@ import org.apache.beam.sdk.values.TupleTag;
  * the compaction step's grouping with every file its own group ({@link AutoCompaction}, which has
  * the full argument).
  *
- * <p>The last files of an input that ends (finite source, drain) that no checkpoint covers yet
- * are published when the job's final checkpoint completes, from an intent file the end of the input
+ * <p>The last files of an input that ends (finite source, drain) that no checkpoint covers yet are
+ * published when the job's final checkpoint completes, from an intent file the end of the input
  * writes (see {@code GroupFilesFn}); what that callback leaves undone, the post-job publish
  * finishes ({@code FileTableIO.publishLeftovers}).
  *
@@ -103,11 +105,11 @@ import org.apache.beam.sdk.values.TupleTag;
  *
  * Each key has at most one open file, rolled by {@link RollingPolicy} for every format: at {@code
  * sink.rolling-policy.file-size} (the real bytes of its segments; spilled rows scaled by the
- * part-file-to-spill ratio learnt from earlier rolls), after {@code rollover-interval} open, or after
- * {@code inactivity-interval} without rows, on the grid of {@code check-interval}. Files are not
- * rolled at every commit point, only when the policy says so, so Parquet and Avro files are as big
- * as the policy allows. A file with no rows is never opened. At the end of the input (bounded input, drain), an event-time timer at the end
- * of the global window closes every open file.
+ * part-file-to-spill ratio learnt from earlier rolls), after {@code rollover-interval} open, or
+ * after {@code inactivity-interval} without rows, on the grid of {@code check-interval}. Files are
+ * not rolled at every commit point, only when the policy says so, so Parquet and Avro files are as
+ * big as the policy allows. A file with no rows is never opened. At the end of the input (bounded
+ * input, drain), an event-time timer at the end of the global window closes every open file.
  *
  * <h2>Latency</h2>
  *
@@ -122,16 +124,16 @@ import org.apache.beam.sdk.values.TupleTag;
  *       OpenFile#closesAtBundleEnd}) and closed by {@code @FinishBundle}; the file reaches the
  *       publisher inside that checkpoint and becomes visible when it completes, as with Flink's
  *       roll on checkpoint. {@code @FinishBundle} cannot touch state: the mark itself says the file
- *       is closed. Committed state with the mark was snapshotted after the bundle that set it ended,
- *       hence after the file was merged and emitted into the same checkpoint; the key's next element
- *       or timer clears it and releases its watermark hold. A failure before the snapshot restores
- *       older state without the mark, and the replay rewrites the same segments and file names.
- *       With rollover at the commit interval every file closes at the first checkpoint after its
- *       first row: a row waits at most a commit interval plus the checkpoint's own duration.
- *   <li><b>Predicted checkpoints</b> (files without rows near their deadline: inactivity, or without
- *       the option): the writer learns when checkpoints happen (a bundle finalizer runs when a
- *       checkpoint completes, {@link CommitClock}) and moves each time-based roll to shortly before
- *       the checkpoint nearest to its deadline ({@link RollingPolicy#nextAligned}), so that
+ *       is closed. Committed state with the mark was snapshotted after the bundle that set it
+ *       ended, hence after the file was merged and emitted into the same checkpoint; the key's next
+ *       element or timer clears it and releases its watermark hold. A failure before the snapshot
+ *       restores older state without the mark, and the replay rewrites the same segments and file
+ *       names. With rollover at the commit interval every file closes at the first checkpoint after
+ *       its first row: a row waits at most a commit interval plus the checkpoint's own duration.
+ *   <li><b>Predicted checkpoints</b> (files without rows near their deadline: inactivity, or
+ *       without the option): the writer learns when checkpoints happen (a bundle finalizer runs
+ *       when a checkpoint completes, {@link CommitClock}) and moves each time-based roll to shortly
+ *       before the checkpoint nearest to its deadline ({@link RollingPolicy#nextAligned}), so that
  *       checkpoint publishes it. A wrong guess (the first checkpoints, a changed schedule) costs
  *       latency, never correctness.
  * </ul>
@@ -144,10 +146,10 @@ import org.apache.beam.sdk.values.TupleTag;
  * timestamp of its rows; the file is emitted at that timestamp (or at the timestamp of the row that
  * filled it) and the hold is released ({@link TimerHolds}: {@code Timer.clear()} alone keeps it on
  * Beam 2.62's Flink runner). The publish step holds its output watermark the same way while files
- * wait for their checkpoint, so a downstream partition-time commit cannot pass rows still in an open
- * or hidden file. (A {@code @RequiresStableInput} step would not: the Flink runner may drop holds of
- * stable-input buffers, Beam issue #39991; the commit step still checks which files it has seen.)
- * Idle partitions close by inactivity, so no partition holds the watermark forever.
+ * wait for their checkpoint, so a downstream partition-time commit cannot pass rows still in an
+ * open or hidden file. (A {@code @RequiresStableInput} step would not: the Flink runner may drop
+ * holds of stable-input buffers, Beam issue #39991; the commit step still checks which files it has
+ * seen.) Idle partitions close by inactivity, so no partition holds the watermark forever.
  *
  * <h2>Compaction</h2>
  *
@@ -170,8 +172,8 @@ import org.apache.beam.sdk.values.TupleTag;
  *
  * No rows in state: per key a few numbers, so checkpoints stay small whatever the data rate. In
  * memory, per key with rows in the open bundle, one segment writer: a 64 KB stream buffer, or for
- * Parquet segments ({@code sink.parquet.merge = row-group-copy}) the pages of one row group, bounded
- * by the segment size ({@code FileTableIO.Write#withBufferSize}, default {@link
+ * Parquet segments ({@code sink.parquet.merge = row-group-copy}) the pages of one row group,
+ * bounded by the segment size ({@code FileTableIO.Write#withBufferSize}, default {@link
  * #DEFAULT_BUFFER_SIZE}). Writers are closed at the end of every bundle. State of a key is cleared
  * when its file closes, except its last counter, which a processing-time timer drops about a minute
  * later once none of the key's files is still hidden; so closed and idle partitions keep nothing
@@ -183,8 +185,8 @@ import org.apache.beam.sdk.values.TupleTag;
  * Flink needs {@code --checkpointingInterval} and {@code --checkpointingMode=EXACTLY_ONCE} (the
  * default), both checked when the pipeline is built: without checkpoints no file would ever become
  * visible, and only aligned checkpoints guarantee that the checkpoint after a file's arrival at the
- * publish step holds the writer's close of it. The sink has no {@code @RequiresStableInput} step, so
- * a job whose input ends finishes without {@code --enableStableInputDrain}.
+ * publish step holds the writer's close of it. The sink has no {@code @RequiresStableInput} step,
+ * so a job whose input ends finishes without {@code --enableStableInputDrain}.
  *
  * <p>Bundles set how many segments a file has: one per bundle in which its key got rows. Flink's
  * defaults end a bundle every 1000 elements or 1 s; {@code --maxBundleSize=1000000
@@ -289,11 +291,13 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
    * waits for the next input row.
    */
   static boolean batching(PipelineOptions options) {
-    return !RunnerOptions.isFlink(options) || RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
+    return !RunnerOptions.isFlink(options)
+        || RunnerOptions.flinkFinishBundleBeforeCheckpointing(options);
   }
 
   /** Elements per bundle below which the sink's segments are called tiny. */
   static final long SMALL_BUNDLE_SIZE = 100_000;
+
   /** Bundle time below which bundles are called short (when checkpoints are further apart). */
   static final long SHORT_BUNDLE_MILLIS = 10_000;
 
@@ -321,18 +325,14 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
                 + " to merge and, for Parquet, small row groups). Set --maxBundleSize=1000000 and"
                 + " --maxBundleTimeMills=%d (at least the checkpointing interval, up to %d ms), as"
                 + " the flink-local preset does; a bundle also ends at every checkpoint.",
-            table,
-            size,
-            millis,
-            Math.max(checkpoints, SHORT_BUNDLE_MILLIS),
-            SHORT_BUNDLE_MILLIS));
+            table, size, millis, Math.max(checkpoints, SHORT_BUNDLE_MILLIS), SHORT_BUNDLE_MILLIS));
   }
 
   /**
    * Spill segments for Parquet unless {@code sink.parquet.merge = row-group-copy}: measured on the
    * throughput benchmark they cost less CPU than a Parquet writer per bundle and give part files of
-   * full row groups instead of one row group per bundle. Row formats and Avro merge cheaply as
-   * they are.
+   * full row groups instead of one row group per bundle. Row formats and Avro merge cheaply as they
+   * are.
    */
   SegmentKind segmentKind() {
     TableOptions options = table.options();

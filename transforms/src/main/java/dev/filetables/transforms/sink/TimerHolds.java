@@ -7,14 +7,14 @@ import org.joda.time.Instant;
 /**
  * Releases the watermark hold of a timer set with an output timestamp, on every runner.
  *
- * <p>{@code Timer.clear()} does not delete the timer on Beam 2.62's Flink runner: the runner files a
- * timer under "family+id" but {@code clear()} looks it up under the bare id, finds nothing and
+ * <p>{@code Timer.clear()} does not delete the timer on Beam 2.62's Flink runner: the runner files
+ * a timer under "family+id" but {@code clear()} looks it up under the bare id, finds nothing and
  * leaves the timer, and with it its output-timestamp hold, in place until it fires. For a timer at
- * the end of the global window that is the end of the input. Setting a timer again does replace
- * the old one correctly (hold included), so a timer is released by setting it again without an
- * output timestamp, to fire soon, and then cleared: on runners where {@code clear()} works (Direct)
- * the timer is gone; on Flink the replacement fires once without a hold. The callbacks must
- * therefore treat a firing without pending work as a no-op.
+ * the end of the global window that is the end of the input. Setting a timer again does replace the
+ * old one correctly (hold included), so a timer is released by setting it again without an output
+ * timestamp, to fire soon, and then cleared: on runners where {@code clear()} works (Direct) the
+ * timer is gone; on Flink the replacement fires once without a hold. The callbacks must therefore
+ * treat a firing without pending work as a no-op.
  *
  * <p>Not part of the public API: shared by the sink's stateful steps.
  */

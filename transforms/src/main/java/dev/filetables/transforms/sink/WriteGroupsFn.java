@@ -11,7 +11,8 @@ import org.apache.beam.sdk.values.Row;
 /**
  * Writes the rows of one shuffle key with one set of rolling writers and emits the in-progress
  * files. The writer id in file names is the shard number ({@code sink.parallelism}), or {@code 0}
- * when each key is a partition (one writer per partition), so a retried key rewrites the same names.
+ * when each key is a partition (one writer per partition), so a retried key rewrites the same
+ * names.
  */
 class WriteGroupsFn extends DoFn<KV<String, Iterable<Row>>, WrittenFile> {
   private final TableSpec table;

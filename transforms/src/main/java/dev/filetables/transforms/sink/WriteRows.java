@@ -21,8 +21,8 @@ import org.apache.beam.sdk.values.Row;
  * <ul>
  *   <li>neither {@code sink.parallelism} nor {@code sink.shuffle-by-partition.enable}: no shuffle,
  *       per-bundle writers ({@link WriteBundlesFn});
- *   <li>otherwise rows are keyed to writers ({@link ShardRowsFn}), grouped, and each group is written
- *       by one set of rolling writers ({@link WriteGroupsFn}).
+ *   <li>otherwise rows are keyed to writers ({@link ShardRowsFn}), grouped, and each group is
+ *       written by one set of rolling writers ({@link WriteGroupsFn}).
  * </ul>
  *
  * Input rows must have passed {@link SinkInputCheck}.
@@ -57,7 +57,8 @@ public final class WriteRows extends PTransform<PCollection<Row>, PCollection<Wr
       sharding = Sharding.PARTITION;
       writers = 0;
     }
-    return rows.apply("KeyByWriter", ParDo.of(new ShardRowsFn(table, inputSchema, sharding, writers)))
+    return rows.apply(
+            "KeyByWriter", ParDo.of(new ShardRowsFn(table, inputSchema, sharding, writers)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), RowCoder.of(inputSchema)))
         .apply("GroupByWriter", GroupByKey.create())
         .apply(

@@ -19,10 +19,16 @@ import org.joda.time.Instant;
 public abstract class WrittenFile implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  /** Relative partition directory, e.g. {@code dt=2020-05-20/hour=12}; {@code ""} when unpartitioned. */
+  /**
+   * Relative partition directory, e.g. {@code dt=2020-05-20/hour=12}; {@code ""} when
+   * unpartitioned.
+   */
   public abstract String partitionPath();
 
-  /** Absolute path of the file: the hidden in-progress name before publishing, the visible one after. */
+  /**
+   * Absolute path of the file: the hidden in-progress name before publishing, the visible one
+   * after.
+   */
   public abstract String path();
 
   public abstract long rowCount();

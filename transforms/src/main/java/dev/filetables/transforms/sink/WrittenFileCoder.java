@@ -12,7 +12,10 @@ import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.values.TypeDescriptor;
 import org.joda.time.Instant;
 
-/** Deterministic coder for {@link WrittenFile}: two strings, two var-longs and two instants, in field order. */
+/**
+ * Deterministic coder for {@link WrittenFile}: two strings, two var-longs and two instants, in
+ * field order.
+ */
 public final class WrittenFileCoder extends AtomicCoder<WrittenFile> {
   private static final long serialVersionUID = 1L;
   private static final WrittenFileCoder INSTANCE = new WrittenFileCoder();

@@ -4,9 +4,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs skipped and dead-lettered records with their provenance at a bounded rate per JVM: the
- * first {@link #PER_MINUTE} of each minute, then one line saying how many were not logged. A feed
- * with millions of bad records must not drown the workers' logs; the metrics still count them all.
+ * Logs skipped and dead-lettered records with their provenance at a bounded rate per JVM: the first
+ * {@link #PER_MINUTE} of each minute, then one line saying how many were not logged. A feed with
+ * millions of bad records must not drown the workers' logs; the metrics still count them all.
  */
 public final class BadRecordLog {
   static final int PER_MINUTE = 20;
@@ -35,7 +35,8 @@ public final class BadRecordLog {
       suppressed = 0;
     }
     if (notLogged > 0) {
-      LOG.warn("{} more bad record(s) were not logged (at most {} per minute)", notLogged, PER_MINUTE);
+      LOG.warn(
+          "{} more bad record(s) were not logged (at most {} per minute)", notLogged, PER_MINUTE);
     }
     LOG.warn(message);
   }

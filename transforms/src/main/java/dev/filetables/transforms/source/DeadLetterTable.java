@@ -16,19 +16,19 @@ import org.apache.beam.sdk.values.Row;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * The dead-letter table of a source table read with {@code source.bad-records} = {@code dead-letter}:
- * a file table of its own at {@code source.bad-records.dead-letter.path}, JSON lines partitioned by
- * the UTC date the bad record was found ({@code dt=yyyy-MM-dd}), one row per bad record or bad file.
- * It is written through {@code FileTableIO.write}, so it has the sink's guarantees (hidden until
- * complete, no duplicates from retried bundles) and can be read back like any table: {@link #ddl}
- * gives its {@code CREATE TABLE} for {@code bin/filetables query}.
+ * The dead-letter table of a source table read with {@code source.bad-records} = {@code
+ * dead-letter}: a file table of its own at {@code source.bad-records.dead-letter.path}, JSON lines
+ * partitioned by the UTC date the bad record was found ({@code dt=yyyy-MM-dd}), one row per bad
+ * record or bad file. It is written through {@code FileTableIO.write}, so it has the sink's
+ * guarantees (hidden until complete, no duplicates from retried bundles) and can be read back like
+ * any table: {@link #ddl} gives its {@code CREATE TABLE} for {@code bin/filetables query}.
  *
- * <p>Columns: {@code source_file}; {@code kind} ({@code record}: one bad record, or {@code file}: the
- * rest of a file or range could not be read); {@code line_number} (1-based, when known) and {@code
- * byte_offset} (of the record, or where a file failed); {@code position} (readable, e.g. {@code row
- * group at byte 4, row 17}); {@code raw_text} (the record as stored, when it decodes in the table's
- * charset) and {@code raw_base64} (the same bytes, always, when the format has raw records: CSV and
- * JSON); {@code error_class}, {@code error_message}; {@code error_time}.
+ * <p>Columns: {@code source_file}; {@code kind} ({@code record}: one bad record, or {@code file}:
+ * the rest of a file or range could not be read); {@code line_number} (1-based, when known) and
+ * {@code byte_offset} (of the record, or where a file failed); {@code position} (readable, e.g.
+ * {@code row group at byte 4, row 17}); {@code raw_text} (the record as stored, when it decodes in
+ * the table's charset) and {@code raw_base64} (the same bytes, always, when the format has raw
+ * records: CSV and JSON); {@code error_class}, {@code error_message}; {@code error_time}.
  */
 public final class DeadLetterTable {
   private DeadLetterTable() {}
@@ -86,21 +86,29 @@ public final class DeadLetterTable {
         .build();
   }
 
-  /** {@code CREATE TABLE} of the dead-letter table of {@code source}, for {@code bin/filetables query}. */
+  /**
+   * {@code CREATE TABLE} of the dead-letter table of {@code source}, for {@code bin/filetables
+   * query}.
+   */
   public static String ddl(TableSpec source) {
     TableSpec table =
         of(source)
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(
-                        "Table `" + source.name() + "` has no dead-letter table ('source.bad-records' is '"
-                            + source.options().badRecordPolicy().optionValue() + "')"));
+                        "Table `"
+                            + source.name()
+                            + "` has no dead-letter table ('source.bad-records' is '"
+                            + source.options().badRecordPolicy().optionValue()
+                            + "')"));
     return ddlOf(table);
   }
 
   /** {@code CREATE TABLE} of a dead-letter table (from {@link #forSource}). */
   public static String ddlOf(TableSpec table) {
-    return "CREATE TABLE " + table.name() + " (\n"
+    return "CREATE TABLE "
+        + table.name()
+        + " (\n"
         + "  source_file   STRING NOT NULL,\n"
         + "  kind          STRING NOT NULL,   -- 'record' or 'file'\n"
         + "  line_number   BIGINT,\n"
@@ -114,7 +122,9 @@ public final class DeadLetterTable {
         + "  dt            STRING NOT NULL\n"
         + ") PARTITIONED BY (dt) WITH (\n"
         + "  'connector' = 'filesystem',\n"
-        + "  'path' = '" + table.options().path().replace("'", "''") + "',\n"
+        + "  'path' = '"
+        + table.options().path().replace("'", "''")
+        + "',\n"
         + "  'format' = 'json'\n"
         + ");\n";
   }

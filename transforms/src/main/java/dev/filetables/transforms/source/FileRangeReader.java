@@ -29,31 +29,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads one range of one data file into rows of the table schema and routes what cannot be read by
- * the table's {@code source.bad-records} policy. Used by the bounded read ({@link ReadRanges}) and by
- * any other source that reads table files: create one per DoFn (it is serializable), call {@link
+ * the table's {@code source.bad-records} policy. Used by the bounded read ({@link ReadRanges}) and
+ * by any other source that reads table files: create one per DoFn (it is serializable), call {@link
  * #read} per range from {@code @ProcessElement}.
  *
  * <h2>What happens to what</h2>
  *
  * <ul>
- *   <li><b>Bad record</b> (a CSV/JSON record that does not parse or convert, bytes that do not decode
- *       in the charset, a Parquet/Avro value that does not fit its column): {@code fail} throws a
- *       {@link BadRecordException} naming file, line or offset, reason and the option; {@code skip}
- *       counts it in metric {@value #NAMESPACE}/{@value #BAD_RECORDS} and logs it (bounded rate);
- *       {@code dead-letter} does the same and emits a {@link DeadLetterTable} row. Reading goes on
- *       with the next record.
- *   <li><b>Bad file</b>: the file cannot be opened (permissions), is not a file of the format (empty
- *       or truncated Parquet/Avro, a corrupt footer or header), a block/row group is corrupt, or its
- *       partition directory holds a value its column cannot take (e.g. {@code hour=abc} for an INT). The
- *       policy applies as for a record (metric {@value #BAD_FILES}, one dead-letter row of kind {@code
- *       file} with the offset where reading stopped); the rows read before that point are kept, so
- *       the outcome depends only on the file's bytes (deterministic on retry). A footer or header that
- *       cannot be read fails every range of the file the same way: only the range starting at byte 0
- *       reports it, so a broken file gives one dead letter, not one per range.
+ *   <li><b>Bad record</b> (a CSV/JSON record that does not parse or convert, bytes that do not
+ *       decode in the charset, a Parquet/Avro value that does not fit its column): {@code fail}
+ *       throws a {@link BadRecordException} naming file, line or offset, reason and the option;
+ *       {@code skip} counts it in metric {@value #NAMESPACE}/{@value #BAD_RECORDS} and logs it
+ *       (bounded rate); {@code dead-letter} does the same and emits a {@link DeadLetterTable} row.
+ *       Reading goes on with the next record.
+ *   <li><b>Bad file</b>: the file cannot be opened (permissions), is not a file of the format
+ *       (empty or truncated Parquet/Avro, a corrupt footer or header), a block/row group is
+ *       corrupt, or its partition directory holds a value its column cannot take (e.g. {@code
+ *       hour=abc} for an INT). The policy applies as for a record (metric {@value #BAD_FILES}, one
+ *       dead-letter row of kind {@code file} with the offset where reading stopped); the rows read
+ *       before that point are kept, so the outcome depends only on the file's bytes (deterministic
+ *       on retry). A footer or header that cannot be read fails every range of the file the same
+ *       way: only the range starting at byte 0 reports it, so a broken file gives one dead letter,
+ *       not one per range.
  *   <li><b>Vanished file</b> (deleted between listing and reading): never an error, whatever the
- *       policy: a warning and metric {@value #VANISHED_FILES}. The listing is a snapshot and the file
- *       has left the table since (retention, a re-written partition); failing would make every read
- *       race with clean-up jobs, and no retry can bring it back.
+ *       policy: a warning and metric {@value #VANISHED_FILES}. The listing is a snapshot and the
+ *       file has left the table since (retention, a re-written partition); failing would make every
+ *       read race with clean-up jobs, and no retry can bring it back.
  *   <li><b>Empty file</b>: 0 rows for CSV and JSON (not an error); a 0-byte Parquet or Avro file is
  *       not a valid file of its format and is a bad file.
  * </ul>
@@ -64,12 +65,16 @@ public final class FileRangeReader implements Serializable {
 
   /** Metric namespace of the counters below. */
   public static final String NAMESPACE = "filetables.source";
+
   /** Bad records skipped or dead-lettered. */
   public static final String BAD_RECORDS = "bad-records";
+
   /** Files (or ranges) that could not be read to their end, skipped or dead-lettered. */
   public static final String BAD_FILES = "bad-files";
+
   /** Rows written to the dead-letter table. */
   public static final String DEAD_LETTERS = "dead-letters";
+
   /** Files deleted between listing and reading. */
   public static final String VANISHED_FILES = "vanished-files";
 
@@ -126,7 +131,14 @@ public final class FileRangeReader implements Serializable {
 
     @Override
     public String toString() {
-      return "rows=" + rows + ", badRecords=" + badRecords + ", badFile=" + badFile + ", vanished=" + vanished;
+      return "rows="
+          + rows
+          + ", badRecords="
+          + badRecords
+          + ", badFile="
+          + badFile
+          + ", vanished="
+          + vanished;
     }
   }
 
@@ -140,7 +152,9 @@ public final class FileRangeReader implements Serializable {
     String charsetName = options.formatOptions().get("charset");
     textCharset =
         (format.name().equals("csv") || format.name().equals("json"))
-            ? (charsetName == null ? TextCharset.UTF_8.charset() : Charset.forName(charsetName.trim()))
+            ? (charsetName == null
+                ? TextCharset.UTF_8.charset()
+                : Charset.forName(charsetName.trim()))
             : null;
     badRecords = Metrics.counter(NAMESPACE, BAD_RECORDS);
     badFiles = Metrics.counter(NAMESPACE, BAD_FILES);
@@ -149,13 +163,14 @@ public final class FileRangeReader implements Serializable {
   }
 
   /**
-   * Reads {@code range}: rows of {@link TableSpec#schema()} go to {@code rows}, {@link DeadLetterTable}
-   * rows to {@code deadLetters} (only with the {@code dead-letter} policy).
+   * Reads {@code range}: rows of {@link TableSpec#schema()} go to {@code rows}, {@link
+   * DeadLetterTable} rows to {@code deadLetters} (only with the {@code dead-letter} policy).
    *
    * @throws BadRecordException with the {@code fail} policy, for the first bad record or file
    * @throws IOException only for failures of the receivers
    */
-  public Result read(FileRange range, Consumer<Row> rows, Consumer<Row> deadLetters) throws IOException {
+  public Result read(FileRange range, Consumer<Row> rows, Consumer<Row> deadLetters)
+      throws IOException {
     try (Cursor cursor = open(range)) {
       for (Step step = cursor.next(); step != null; step = cursor.next()) {
         step.taken();
@@ -231,10 +246,13 @@ public final class FileRangeReader implements Serializable {
     private Object @Nullable [] constants;
     private boolean started;
     private boolean ended;
+
     /** While true, bad data is not reported (the steps were taken before a restore). */
     private boolean replaying;
+
     /** The range ended in a bad file reported here (the range at byte 0 reports a bad footer). */
     private boolean badFileReported;
+
     private final List<Row> letters = new ArrayList<>(1);
     private final List<Runnable> reports = new ArrayList<>(1);
 
@@ -340,7 +358,10 @@ public final class FileRangeReader implements Serializable {
       } catch (IOException | RuntimeException e) {
         // The footer/header is the same for every range: report it once, from the first range.
         if (range.range().start() == 0) {
-          String unit = format.name().equals("parquet") ? "footer" : format.name().equals("avro") ? "header" : "start";
+          String unit =
+              format.name().equals("parquet")
+                  ? "footer"
+                  : format.name().equals("avro") ? "header" : "start";
           reportBadFile(0, "reading its " + format.name() + " " + unit, e);
         } else {
           result.badFile = true;
@@ -355,11 +376,16 @@ public final class FileRangeReader implements Serializable {
         vanishedFiles.inc();
         LOG.warn(
             "Table `{}`: {} was deleted {} (metric {}/{})",
-            table.name(), range.file().path(), when, NAMESPACE, VANISHED_FILES);
+            table.name(),
+            range.file().path(),
+            when,
+            NAMESPACE,
+            VANISHED_FILES);
       }
     }
 
-    private void reportBadFile(long byteOffset, String position, Throwable e) throws BadRecordException {
+    private void reportBadFile(long byteOffset, String position, Throwable e)
+        throws BadRecordException {
       badFile(range, byteOffset, position, e, result, this::letter, this::report);
       badFileReported = true;
     }
@@ -377,7 +403,9 @@ public final class FileRangeReader implements Serializable {
     /** The step of the bad data just reported (with its dead letter, if any). */
     private Step badData() {
       return new Step(
-          null, letters.isEmpty() ? null : letters.get(0), reports.isEmpty() ? null : reports.get(0));
+          null,
+          letters.isEmpty() ? null : letters.get(0),
+          reports.isEmpty() ? null : reports.get(0));
     }
 
     /**
@@ -405,7 +433,11 @@ public final class FileRangeReader implements Serializable {
   }
 
   private void badRecord(
-      FileRange range, RowReader reader, BadRecordException e, Result result, Consumer<Row> out,
+      FileRange range,
+      RowReader reader,
+      BadRecordException e,
+      Result result,
+      Consumer<Row> out,
       Consumer<Runnable> report)
       throws BadRecordException {
     String file = range.file().path();
@@ -415,14 +447,29 @@ public final class FileRangeReader implements Serializable {
             : e.byteOffset() >= 0 ? "byte offset " + e.byteOffset() : reader.position();
     if (policy == BadRecordPolicy.FAIL) {
       throw new BadRecordException(
-          "Bad record in " + file + " (range " + range.range() + "): " + e.getMessage() + HOW_TO_CONTINUE, e);
+          "Bad record in "
+              + file
+              + " (range "
+              + range.range()
+              + "): "
+              + e.getMessage()
+              + HOW_TO_CONTINUE,
+          e);
     }
     result.badRecords++;
     report.accept(
         () -> {
           badRecords.inc();
           BadRecordLog.warn(
-              "Table `" + table.name() + "`: " + verb() + " bad record in " + file + " at " + where + ": "
+              "Table `"
+                  + table.name()
+                  + "`: "
+                  + verb()
+                  + " bad record in "
+                  + file
+                  + " at "
+                  + where
+                  + ": "
                   + e.reason());
           if (policy == BadRecordPolicy.DEAD_LETTER) {
             deadLetters.inc();
@@ -446,7 +493,12 @@ public final class FileRangeReader implements Serializable {
   }
 
   private void badFile(
-      FileRange range, long byteOffset, String position, Throwable e, Result result, Consumer<Row> out,
+      FileRange range,
+      long byteOffset,
+      String position,
+      Throwable e,
+      Result result,
+      Consumer<Row> out,
       Consumer<Runnable> report)
       throws BadRecordException {
     result.badFile = true;
@@ -459,16 +511,35 @@ public final class FileRangeReader implements Serializable {
             : "";
     if (policy == BadRecordPolicy.FAIL) {
       throw new BadRecordException(
-          "Cannot read " + file + " (" + position + ", range " + range.range() + "): " + reason
-              + kept + HOW_TO_CONTINUE,
+          "Cannot read "
+              + file
+              + " ("
+              + position
+              + ", range "
+              + range.range()
+              + "): "
+              + reason
+              + kept
+              + HOW_TO_CONTINUE,
           e);
     }
     report.accept(
         () -> {
           badFiles.inc();
           BadRecordLog.warn(
-              "Table `" + table.name() + "`: " + verb() + " unreadable data of " + file + " from " + position
-                  + " to the end of range " + range.range() + ": " + reason + kept);
+              "Table `"
+                  + table.name()
+                  + "`: "
+                  + verb()
+                  + " unreadable data of "
+                  + file
+                  + " from "
+                  + position
+                  + " to the end of range "
+                  + range.range()
+                  + ": "
+                  + reason
+                  + kept);
           if (policy == BadRecordPolicy.DEAD_LETTER) {
             deadLetters.inc();
           }
@@ -493,7 +564,9 @@ public final class FileRangeReader implements Serializable {
     return policy == BadRecordPolicy.SKIP ? "skipped" : "dead-lettered";
   }
 
-  /** The record as text when it decodes strictly in the table's charset; else null (base64 only). */
+  /**
+   * The record as text when it decodes strictly in the table's charset; else null (base64 only).
+   */
   private @Nullable String strictText(byte[] raw) {
     if (textCharset == null) {
       return null;

@@ -14,15 +14,16 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * The three steps of a read, for composing: list the data files (at run time, pruned), split each into
- * byte ranges, read each range into rows of the table schema. The caller spreads the work between
- * steps (e.g. with {@code Reshuffle.viaRandomKey()}).
+ * The three steps of a read, for composing: list the data files (at run time, pruned), split each
+ * into byte ranges, read each range into rows of the table schema. The caller spreads the work
+ * between steps (e.g. with {@code Reshuffle.viaRandomKey()}).
  */
 public final class ReadRanges {
   private ReadRanges() {}
 
   /** Impulse → the table's visible data files matching {@code filter}. */
-  public static ParDo.SingleOutput<byte[], DataFile> listFiles(TableSpec table, PartitionFilter filter) {
+  public static ParDo.SingleOutput<byte[], DataFile> listFiles(
+      TableSpec table, PartitionFilter filter) {
     return ParDo.of(new ListFilesFn(table, filter));
   }
 
@@ -34,8 +35,8 @@ public final class ReadRanges {
 
   /**
    * Range → rows of {@link TableSpec#schema()}, bad records handled by the table's {@code
-   * source.bad-records} policy ({@link FileRangeReader}). With {@code dead-letter} the bad records are
-   * written to the {@link DeadLetterTable} by {@link FileTableIO#write} inside this transform
+   * source.bad-records} policy ({@link FileRangeReader}). With {@code dead-letter} the bad records
+   * are written to the {@link DeadLetterTable} by {@link FileTableIO#write} inside this transform
    * (bounded or unbounded input alike).
    */
   public static ReadRows readRows(TableSpec table) {

@@ -28,8 +28,10 @@ public final class RowAssembler implements Serializable {
 
   private final Schema outputSchema;
   private final Schema fileSchema;
+
   /** Output positions of the file columns, in the same order as {@link #fileColumnSources}. */
   private final int[] fileColumnTargets;
+
   private final int[] fileColumnSources;
   private final Map<Integer, String> partitionColumns = new HashMap<>();
   private final Map<Integer, MetadataKey> metadataColumns = new HashMap<>();
@@ -77,9 +79,9 @@ public final class RowAssembler implements Serializable {
   }
 
   /**
-   * The output values that are the same for every row of a file (file columns left null). Fails with
-   * a message naming the file when a partition value does not parse as its column's type or is null
-   * for a NOT NULL column.
+   * The output values that are the same for every row of a file (file columns left null). Fails
+   * with a message naming the file when a partition value does not parse as its column's type or is
+   * null for a NOT NULL column.
    */
   public Object[] constantsFor(DataFile file) {
     Object[] constants = new Object[outputSchema.getFieldCount()];
@@ -91,14 +93,25 @@ public final class RowAssembler implements Serializable {
         value = PartitionValues.parse(raw, field.getType());
       } catch (RuntimeException e) {
         throw new IllegalArgumentException(
-            "Partition value '" + raw + "' of column `" + field.getName() + "` of file "
-                + file.path() + " is not a valid " + field.getType() + ": " + e.getMessage(),
+            "Partition value '"
+                + raw
+                + "' of column `"
+                + field.getName()
+                + "` of file "
+                + file.path()
+                + " is not a valid "
+                + field.getType()
+                + ": "
+                + e.getMessage(),
             e);
       }
       if (value == null && !field.getType().getNullable()) {
         throw new IllegalArgumentException(
-            "File " + file.path() + " is in the default (null) partition of NOT NULL column `"
-                + field.getName() + "`");
+            "File "
+                + file.path()
+                + " is in the default (null) partition of NOT NULL column `"
+                + field.getName()
+                + "`");
       }
       constants[entry.getKey()] = value;
     }

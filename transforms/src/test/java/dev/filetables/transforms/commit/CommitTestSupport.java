@@ -64,7 +64,8 @@ final class CommitTestSupport {
     for (int i = 0; i < options.length; i += 2) {
       map.put(options[i], options[i + 1]);
     }
-    Schema.Builder schema = Schema.builder().addInt64Field("id").addNullableField("log_ts", FieldType.DATETIME);
+    Schema.Builder schema =
+        Schema.builder().addInt64Field("id").addNullableField("log_ts", FieldType.DATETIME);
     for (String key : keys) {
       schema.addNullableField(key, FieldType.STRING);
     }
@@ -151,8 +152,9 @@ final class CommitTestSupport {
     }
 
     /**
-     * With a move delay, a staged file is moved in only after that pause: on Flink the operators run
-     * concurrently, and the pause lets a commit that is already due finish before the file appears.
+     * With a move delay, a staged file is moved in only after that pause: on Flink the operators
+     * run concurrently, and the pause lets a commit that is already due finish before the file
+     * appears.
      */
     PublishMarkedFn(Path root, long moveDelayMillis) {
       this.root = root.toAbsolutePath().toString();
@@ -160,7 +162,8 @@ final class CommitTestSupport {
     }
 
     @ProcessElement
-    public void process(@Element WrittenFile file, OutputReceiver<WrittenFile> out) throws IOException {
+    public void process(@Element WrittenFile file, OutputReceiver<WrittenFile> out)
+        throws IOException {
       String marker = file.partitionPath();
       if (!marker.startsWith("#")) {
         out.output(file);
@@ -183,7 +186,8 @@ final class CommitTestSupport {
         return;
       }
       String partitionPath = Path.of(root).relativize(visible.getParent()).toString();
-      out.output(WrittenFile.of(partitionPath, visible.toString(), file.rowCount(), Files.size(visible)));
+      out.output(
+          WrittenFile.of(partitionPath, visible.toString(), file.rowCount(), Files.size(visible)));
     }
   }
 
@@ -243,7 +247,8 @@ final class CommitTestSupport {
                     .addNameFilter(MetricNameFilter.named(CommitMetrics.NAMESPACE, name))
                     .build());
     long count = 0;
-    for (MetricResult<org.apache.beam.sdk.metrics.DistributionResult> d : metrics.getDistributions()) {
+    for (MetricResult<org.apache.beam.sdk.metrics.DistributionResult> d :
+        metrics.getDistributions()) {
       count += d.getAttempted().getCount();
     }
     return count;
@@ -257,13 +262,18 @@ final class CommitTestSupport {
 
     @Override
     public void commit(PartitionCommitContext context) {
-      boolean successFileThere =
-          Files.exists(context.partitionDirectory().resolve("_SUCCESS"));
-      LOG.add(context.partitionPath() + "#" + context.commitNumber() + (successFileThere ? " after success-file" : " before success-file"));
+      boolean successFileThere = Files.exists(context.partitionDirectory().resolve("_SUCCESS"));
+      LOG.add(
+          context.partitionPath()
+              + "#"
+              + context.commitNumber()
+              + (successFileThere ? " after success-file" : " before success-file"));
     }
   }
 
-  /** Records every commit that finds an in-progress file of {@link #UUID_OF_WRITE} in its partition. */
+  /**
+   * Records every commit that finds an in-progress file of {@link #UUID_OF_WRITE} in its partition.
+   */
   public static final class VisibilityCheckingPolicy implements PartitionCommitPolicy {
     static final Queue<String> VIOLATIONS = new ConcurrentLinkedQueue<>();
 
@@ -297,7 +307,8 @@ final class CommitTestSupport {
    * as Flink's checkpoint that publishes the last files of a write needs the commit operator.
    */
   public static final class PublishingPolicy implements PartitionCommitPolicy {
-    static final Map<String, List<Path>> PUBLISH_WHEN_COMMITTED = new java.util.concurrent.ConcurrentHashMap<>();
+    static final Map<String, List<Path>> PUBLISH_WHEN_COMMITTED =
+        new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public void commit(PartitionCommitContext context) throws IOException {

@@ -48,18 +48,23 @@ class PartitionCommitAnnouncementTest {
     for (String trigger : List.of("partition-time", "process-time")) {
       Path tableRoot = root.resolve(trigger);
       TableSpec table = table(tableRoot, trigger);
-      Path hidden = CommitTestSupport.hiddenFile(tableRoot, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
+      Path hidden =
+          CommitTestSupport.hiddenFile(tableRoot, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
       TestStream<WrittenFile> stream =
           TestStream.create(WrittenFileCoder.of())
               .addElements(at(announcement(hidden, 6)))
               .advanceProcessingTime(Duration.standardSeconds(2))
-              .addElements(at(CommitTestSupport.renameMarker(hidden, 6))) // visible, never delivered
+              .addElements(
+                  at(CommitTestSupport.renameMarker(hidden, 6))) // visible, never delivered
               .advanceProcessingTime(Duration.standardSeconds(2))
               .advanceWatermarkToInfinity();
       Run run = run(tableRoot, table, stream);
       assertEquals(1, run.commits.size(), trigger + ": " + run.commits);
       CommittedPartition commit = run.commits.get(0);
-      assertEquals("end-of-input", commit.reason(), trigger + ": an announcement alone commits nothing before");
+      assertEquals(
+          "end-of-input",
+          commit.reason(),
+          trigger + ": an announcement alone commits nothing before");
       assertEquals(0, commit.newFileCount(), "the announcement is not a file of the commit");
       assertEquals(1, commit.fileCount(), "the commit lists the visible file");
       CommitManifest manifest = CommitManifest.read(tableRoot.resolve(HOUR_12).resolve("_SUCCESS"));
@@ -82,24 +87,39 @@ class PartitionCommitAnnouncementTest {
             .advanceWatermarkTo(Instant.parse("2020-05-20T13:00:01Z")) // committed
             .advanceProcessingTime(Duration.standardSeconds(2))
             // closed after the commit: waits outside the table until then
-            .addElements(at(announcement(CommitTestSupport.hiddenFile(CommitTestSupport.staging(root), HOUR_12, 5, CommitTestSupport.UUID_OF_WRITE), 5)))
+            .addElements(
+                at(
+                    announcement(
+                        CommitTestSupport.hiddenFile(
+                            CommitTestSupport.staging(root),
+                            HOUR_12,
+                            5,
+                            CommitTestSupport.UUID_OF_WRITE),
+                        5)))
             .advanceProcessingTime(Duration.standardSeconds(2))
             .advanceWatermarkToInfinity();
     // publishes the late file after its announcement, as the sink's commit point does
-    Run run = run(root, table, stream, "AnnounceThenPublish", ParDo.of(new AnnounceThenPublishFn(root)));
+    Run run =
+        run(root, table, stream, "AnnounceThenPublish", ParDo.of(new AnnounceThenPublishFn(root)));
     run.commits.sort(Comparator.comparing(CommittedPartition::commitNumber));
     assertEquals(2, run.commits.size(), run.commits.toString());
     assertEquals(1, run.commits.get(1).newFileCount());
     assertEquals(1, counter(run.result, CommitMetrics.LATE_FILES));
     assertEquals(5, counter(run.result, CommitMetrics.LATE_ROWS));
-    assertEquals(8, CommitManifest.read(root.resolve(HOUR_12).resolve("_SUCCESS")).json().path("rowCount").asLong());
+    assertEquals(
+        8,
+        CommitManifest.read(root.resolve(HOUR_12).resolve("_SUCCESS"))
+            .json()
+            .path("rowCount")
+            .asLong());
   }
 
   /**
-   * For a staged hidden file: moves it into the table (closed now), passes its announcement on, then
-   * publishes it and passes the published file on too. Other files pass unchanged.
+   * For a staged hidden file: moves it into the table (closed now), passes its announcement on,
+   * then publishes it and passes the published file on too. Other files pass unchanged.
    */
-  static final class AnnounceThenPublishFn extends org.apache.beam.sdk.transforms.DoFn<WrittenFile, WrittenFile> {
+  static final class AnnounceThenPublishFn
+      extends org.apache.beam.sdk.transforms.DoFn<WrittenFile, WrittenFile> {
     private final String root;
 
     AnnounceThenPublishFn(Path root) {
@@ -107,7 +127,8 @@ class PartitionCommitAnnouncementTest {
     }
 
     @ProcessElement
-    public void process(@Element WrittenFile file, OutputReceiver<WrittenFile> out) throws Exception {
+    public void process(@Element WrittenFile file, OutputReceiver<WrittenFile> out)
+        throws Exception {
       Path path = Path.of(file.path());
       String name = path.getFileName().toString();
       if (!dev.filetables.io.files.PartFileName.isInProgress(name)) {
@@ -127,9 +148,12 @@ class PartitionCommitAnnouncementTest {
   private static TableSpec table(Path tableRoot, String trigger) {
     return CommitTestSupport.hourly(
         tableRoot,
-        TableOptions.COMMIT_TRIGGER, trigger,
-        TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-        TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true");
+        TableOptions.COMMIT_TRIGGER,
+        trigger,
+        TableOptions.TIME_EXTRACTOR_PATTERN,
+        "$dt $hour:00:00",
+        TableOptions.COMMIT_SUCCESS_FILE_MANIFEST,
+        "true");
   }
 
   private static WrittenFile announcement(Path hidden, int rows) throws Exception {
@@ -155,7 +179,12 @@ class PartitionCommitAnnouncementTest {
   }
 
   private static Run run(Path tableRoot, TableSpec table, TestStream<WrittenFile> stream) {
-    return run(tableRoot, table, stream, "Publish", ParDo.of(new CommitTestSupport.PublishMarkedFn(tableRoot)));
+    return run(
+        tableRoot,
+        table,
+        stream,
+        "Publish",
+        ParDo.of(new CommitTestSupport.PublishMarkedFn(tableRoot)));
   }
 
   private static Run run(

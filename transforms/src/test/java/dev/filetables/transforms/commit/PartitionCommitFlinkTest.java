@@ -26,15 +26,16 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TimestampedValue;
 import org.joda.time.Instant;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link PartitionCommit} on a local Flink cluster (streaming, parallelism 1 and one element per
- * bundle, so the stream's order of elements and watermarks is kept): partition-time commits strictly after the watermark passes, late data re-commits, an
- * in-progress file holds a due partition back while the watermark has raced ahead, and the end of the
- * input commits what is pending (Flink fires no processing-time timers then).
+ * bundle, so the stream's order of elements and watermarks is kept): partition-time commits
+ * strictly after the watermark passes, late data re-commits, an in-progress file holds a due
+ * partition back while the watermark has raced ahead, and the end of the input commits what is
+ * pending (Flink fires no processing-time timers then).
  */
 @Tag("cluster")
 class PartitionCommitFlinkTest {
@@ -51,17 +52,27 @@ class PartitionCommitFlinkTest {
     TableSpec hourly =
         CommitTestSupport.hourly(
             hourlyRoot,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-            TableOptions.COMMIT_POLICY_KIND, "success-file,custom",
-            TableOptions.COMMIT_POLICY_CLASS, CommitTestSupport.VisibilityCheckingPolicy.class.getName());
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00",
+            TableOptions.COMMIT_POLICY_KIND,
+            "success-file,custom",
+            TableOptions.COMMIT_POLICY_CLASS,
+            CommitTestSupport.VisibilityCheckingPolicy.class.getName());
     CommitTestSupport.VisibilityCheckingPolicy.VIOLATIONS.clear();
     TableSpec processTime =
         CommitTestSupport.hourly(
-            processRoot, TableOptions.COMMIT_TRIGGER, "process-time", TableOptions.COMMIT_DELAY, "1 h");
+            processRoot,
+            TableOptions.COMMIT_TRIGGER,
+            "process-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h");
 
-    Path stillHidden = CommitTestSupport.hiddenFile(hourlyRoot, RACED, 6, CommitTestSupport.UUID_OF_WRITE);
+    Path stillHidden =
+        CommitTestSupport.hiddenFile(hourlyRoot, RACED, 6, CommitTestSupport.UUID_OF_WRITE);
     TestStream<WrittenFile> stream =
         TestStream.create(WrittenFileCoder.of())
             .addElements(
@@ -71,10 +82,12 @@ class PartitionCommitFlinkTest {
             .advanceWatermarkTo(Instant.parse("2020-05-20T13:00:00Z"))
             .addElements(at(visibleFile(hourlyRoot, HOURLY, 4), "2020-05-20T12:40:00Z"))
             .advanceWatermarkTo(Instant.parse("2020-05-20T13:00:00.001Z"))
-            .addElements(at(CommitTestSupport.laterFile(hourlyRoot, HOURLY, 5), "2020-05-20T12:50:00Z"))
+            .addElements(
+                at(CommitTestSupport.laterFile(hourlyRoot, HOURLY, 5), "2020-05-20T12:50:00Z"))
             // RACED is due now, but one of its files is still hidden
             .advanceWatermarkTo(Instant.parse("2020-05-20T15:00:00.001Z"))
-            .addElements(at(CommitTestSupport.publishMarker(stillHidden, 6), "2020-05-20T15:00:00.001Z"))
+            .addElements(
+                at(CommitTestSupport.publishMarker(stillHidden, 6), "2020-05-20T15:00:00.001Z"))
             .advanceWatermarkToInfinity();
 
     FlinkPipelineOptions options = PipelineOptionsFactory.as(FlinkPipelineOptions.class);
@@ -87,12 +100,16 @@ class PartitionCommitFlinkTest {
     options.setMaxBundleSize(1L);
     Pipeline pipeline = Pipeline.create(options);
     PCollection<WrittenFile> files =
-        pipeline.apply(stream).apply("Publish", ParDo.of(new CommitTestSupport.PublishMarkedFn(hourlyRoot, 2000)));
+        pipeline
+            .apply(stream)
+            .apply("Publish", ParDo.of(new CommitTestSupport.PublishMarkedFn(hourlyRoot, 2000)));
     String hourlyId = newCollector();
     String processId = newCollector();
     files
         .apply("HourlyFiles", Filter.by((WrittenFile f) -> !f.partitionPath().equals(LONG_DELAY)))
-        .apply("CommitHourly", PartitionCommit.of(hourly).withWriteUuid(CommitTestSupport.UUID_OF_WRITE))
+        .apply(
+            "CommitHourly",
+            PartitionCommit.of(hourly).withWriteUuid(CommitTestSupport.UUID_OF_WRITE))
         .apply("CollectHourly", ParDo.of(new CollectFn<>(hourlyId)));
     files
         .apply("ProcessFiles", Filter.by((WrittenFile f) -> f.partitionPath().equals(LONG_DELAY)))
@@ -106,7 +123,14 @@ class PartitionCommitFlinkTest {
         List.of(HOURLY + "#1:2:partition-time", HOURLY + "#2:1"),
         hourlyCommits.stream()
             .filter(c -> c.partitionPath().equals(HOURLY))
-            .map(c -> c.partitionPath() + "#" + c.commitNumber() + ":" + c.newFileCount() + (c.commitNumber() == 1 ? ":" + c.reason() : ""))
+            .map(
+                c ->
+                    c.partitionPath()
+                        + "#"
+                        + c.commitNumber()
+                        + ":"
+                        + c.newFileCount()
+                        + (c.commitNumber() == 1 ? ":" + c.reason() : ""))
             .sorted()
             .collect(Collectors.toList()));
     // RACED: never committed while its hidden file was there. The file may be renamed while the
@@ -118,17 +142,27 @@ class PartitionCommitFlinkTest {
             .filter(c -> c.partitionPath().equals(RACED))
             .sorted(java.util.Comparator.comparing(CommittedPartition::commitNumber))
             .collect(Collectors.toList());
-    assertEquals(2, raced.stream().mapToInt(CommittedPartition::newFileCount).sum(), raced.toString());
+    assertEquals(
+        2, raced.stream().mapToInt(CommittedPartition::newFileCount).sum(), raced.toString());
     assertEquals(2, raced.get(0).fileCount(), "the first commit already lists both files");
     assertEquals(
-        8, CommitManifest.read(hourlyRoot.resolve(RACED).resolve("_SUCCESS")).json().path("rowCount").asLong());
+        8,
+        CommitManifest.read(hourlyRoot.resolve(RACED).resolve("_SUCCESS"))
+            .json()
+            .path("rowCount")
+            .asLong());
 
     List<CommittedPartition> processCommits = collected(processId);
     assertEquals(1, processCommits.size());
     assertEquals("end-of-input", processCommits.get(0).reason());
 
-    for (Path dir : List.of(hourlyRoot.resolve(HOURLY), hourlyRoot.resolve(RACED), processRoot.resolve(LONG_DELAY))) {
-      assertEquals(List.of(), CommitManifest.read(dir.resolve("_SUCCESS")).verify(dir), dir.toString());
+    for (Path dir :
+        List.of(
+            hourlyRoot.resolve(HOURLY),
+            hourlyRoot.resolve(RACED),
+            processRoot.resolve(LONG_DELAY))) {
+      assertEquals(
+          List.of(), CommitManifest.read(dir.resolve("_SUCCESS")).verify(dir), dir.toString());
     }
     assertEquals(3, counter(result, CommitMetrics.COMMITTED));
     assertEquals(5, counter(result, CommitMetrics.LATE_ROWS));
@@ -139,8 +173,10 @@ class PartitionCommitFlinkTest {
     TableSpec table =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00");
     List<WrittenFile> files =
         List.of(
             visibleFile(root, HOURLY, 1),
@@ -170,20 +206,26 @@ class PartitionCommitFlinkTest {
 
   /**
    * At the end of the input, partitions whose last files are still hidden must not make the commit
-   * step wait in place: the files' publisher may need that step to move on (on Flink, the checkpoint
-   * that publishes them passes through it). Here the hidden files of three partitions are published
-   * only when a fourth partition is committed; each of the three is committed once they are visible.
+   * step wait in place: the files' publisher may need that step to move on (on Flink, the
+   * checkpoint that publishes them passes through it). Here the hidden files of three partitions
+   * are published only when a fourth partition is committed; each of the three is committed once
+   * they are visible.
    */
   @Test
   void endOfInputCommitsWaitForHiddenFilesWithoutBlockingOtherPartitions() throws Exception {
     TableSpec table =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-            TableOptions.COMMIT_POLICY_KIND, "success-file,custom",
-            TableOptions.COMMIT_POLICY_CLASS, CommitTestSupport.PublishingPolicy.class.getName());
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00",
+            TableOptions.COMMIT_POLICY_KIND,
+            "success-file,custom",
+            TableOptions.COMMIT_POLICY_CLASS,
+            CommitTestSupport.PublishingPolicy.class.getName());
     String publisher = "dt=2020-05-20/hour=09";
     List<String> waiting = List.of("dt=2020-05-20/hour=10", "dt=2020-05-20/hour=11", HOURLY);
     TestStream.Builder<WrittenFile> stream = TestStream.create(WrittenFileCoder.of());
@@ -199,7 +241,8 @@ class PartitionCommitFlinkTest {
     options.setRunner(FlinkRunner.class);
     options.setFlinkMaster("[local]");
     options.setStreaming(true);
-    options.setParallelism(1); // one DoFn instance: a commit waiting in place would hold up the others
+    options.setParallelism(
+        1); // one DoFn instance: a commit waiting in place would hold up the others
     Pipeline pipeline = Pipeline.create(options);
     pipeline
         .apply(stream.advanceWatermarkToInfinity())

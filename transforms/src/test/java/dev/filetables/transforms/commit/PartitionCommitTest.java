@@ -52,15 +52,24 @@ class PartitionCommitTest {
    * f1, watermark at T, f2, watermark at T + 1 ms, f3: committed exactly once the watermark is past
    * T (f1 and f2 together), and f3 is late data that re-commits.
    */
-  private List<CommittedPartition> commitsStrictlyAfter(TableSpec table, String partitionPath, Instant threshold) {
+  private List<CommittedPartition> commitsStrictlyAfter(
+      TableSpec table, String partitionPath, Instant threshold) {
     TestStream<WrittenFile> stream =
         TestStream.create(WrittenFileCoder.of())
-            .addElements(at(visibleFile(root, partitionPath, 3), threshold.minus(Duration.standardMinutes(30))))
+            .addElements(
+                at(
+                    visibleFile(root, partitionPath, 3),
+                    threshold.minus(Duration.standardMinutes(30))))
             .advanceWatermarkTo(threshold)
-            .addElements(at(visibleFile(root, partitionPath, 4), threshold.minus(Duration.standardMinutes(20))))
+            .addElements(
+                at(
+                    visibleFile(root, partitionPath, 4),
+                    threshold.minus(Duration.standardMinutes(20))))
             .advanceWatermarkTo(threshold.plus(Duration.millis(1)))
             .addElements(
-                at(CommitTestSupport.laterFile(root, partitionPath, 5), threshold.minus(Duration.standardMinutes(10))))
+                at(
+                    CommitTestSupport.laterFile(root, partitionPath, 5),
+                    threshold.minus(Duration.standardMinutes(10))))
             .advanceProcessingTime(Duration.standardSeconds(2))
             .advanceWatermarkToInfinity();
     List<CommittedPartition> commits = run(table, stream);
@@ -75,7 +84,8 @@ class PartitionCommitTest {
     CommittedPartition second = commits.get(1);
     assertEquals(2, second.commitNumber());
     assertEquals(1, second.newFileCount(), "f3 came after the commit at threshold + 1 ms");
-    assertEquals("partition-time", second.reason(), "late data is re-committed at once, not at the end");
+    assertEquals(
+        "partition-time", second.reason(), "late data is re-committed at once, not at the end");
     assertEquals(3, second.fileCount());
     return commits;
   }
@@ -85,9 +95,12 @@ class PartitionCommitTest {
     TableSpec table =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00");
     commitsStrictlyAfter(table, HOUR_12, Instant.parse("2020-05-20T13:00:00Z"));
 
     assertEquals(1, counter(result, CommitMetrics.COMMITTED));
@@ -120,9 +133,12 @@ class PartitionCommitTest {
     TableSpec table =
         CommitTestSupport.daily(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.TIME_EXTRACTOR_FORMATTER, "yyyyMMdd",
-            TableOptions.COMMIT_DELAY, "1 d");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.TIME_EXTRACTOR_FORMATTER,
+            "yyyyMMdd",
+            TableOptions.COMMIT_DELAY,
+            "1 d");
     commitsStrictlyAfter(table, "dt=20200520", Instant.parse("2020-05-21T00:00:00Z"));
   }
 
@@ -132,10 +148,14 @@ class PartitionCommitTest {
         CommitTestSupport.table(
             root,
             List.of("day", "hour"),
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$day $hour:00:00",
-            TableOptions.TIME_EXTRACTOR_FORMATTER, "MM-dd-yyyy HH:mm:ss",
-            TableOptions.COMMIT_DELAY, "1 h");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$day $hour:00:00",
+            TableOptions.TIME_EXTRACTOR_FORMATTER,
+            "MM-dd-yyyy HH:mm:ss",
+            TableOptions.COMMIT_DELAY,
+            "1 h");
     commitsStrictlyAfter(table, "day=05-20-2020/hour=12", Instant.parse("2020-05-20T13:00:00Z"));
   }
 
@@ -144,10 +164,14 @@ class PartitionCommitTest {
     TableSpec shanghai =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-            TableOptions.COMMIT_WATERMARK_TIME_ZONE, "Asia/Shanghai");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00",
+            TableOptions.COMMIT_WATERMARK_TIME_ZONE,
+            "Asia/Shanghai");
     // 12:00 in Shanghai is 04:00 UTC
     commitsStrictlyAfter(shanghai, HOUR_12, Instant.parse("2020-05-20T05:00:00Z"));
   }
@@ -157,10 +181,14 @@ class PartitionCommitTest {
     TableSpec newYork =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-            TableOptions.COMMIT_WATERMARK_TIME_ZONE, "America/New_York");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00",
+            TableOptions.COMMIT_WATERMARK_TIME_ZONE,
+            "America/New_York");
     // 02:00 does not exist on 2021-03-14: it moves forward to 03:00 EDT = 07:00Z
     commitsStrictlyAfter(newYork, "dt=2021-03-14/hour=02", Instant.parse("2021-03-14T08:00:00Z"));
   }
@@ -170,10 +198,14 @@ class PartitionCommitTest {
     TableSpec newYork =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-            TableOptions.COMMIT_WATERMARK_TIME_ZONE, "America/New_York");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00",
+            TableOptions.COMMIT_WATERMARK_TIME_ZONE,
+            "America/New_York");
     // 01:00 happens twice on 2021-11-07; the first (EDT, 05:00Z) counts
     commitsStrictlyAfter(newYork, "dt=2021-11-07/hour=01", Instant.parse("2021-11-07T06:00:00Z"));
   }
@@ -198,7 +230,9 @@ class PartitionCommitTest {
     List<CommittedPartition> commits = run(table, stream);
     assertEquals(
         List.of("1:2:process-time", "2:1:process-time"),
-        commits.stream().map(c -> c.commitNumber() + ":" + c.newFileCount() + ":" + c.reason()).collect(Collectors.toList()));
+        commits.stream()
+            .map(c -> c.commitNumber() + ":" + c.newFileCount() + ":" + c.reason())
+            .collect(Collectors.toList()));
   }
 
   @Test
@@ -215,7 +249,9 @@ class PartitionCommitTest {
     List<CommittedPartition> commits = run(table, stream);
     assertEquals(
         List.of(HOUR_12 + ":2:process-time", "dt=2020-05-20/hour=13:1:process-time"),
-        commits.stream().map(c -> c.partitionPath() + ":" + c.newFileCount() + ":" + c.reason()).collect(Collectors.toList()));
+        commits.stream()
+            .map(c -> c.partitionPath() + ":" + c.newFileCount() + ":" + c.reason())
+            .collect(Collectors.toList()));
   }
 
   // ---- end of input
@@ -248,7 +284,10 @@ class PartitionCommitTest {
             .collect(Collectors.toList()));
     commits.forEach(c -> assertEquals("end-of-input", c.reason()));
     for (String partition : List.of(HOUR_12, "dt=2020-05-20/hour=13", "dt=2020-05-21/hour=00")) {
-      assertEquals(List.of(), CommitManifest.read(root.resolve(partition).resolve("_SUCCESS")).verify(root.resolve(partition)));
+      assertEquals(
+          List.of(),
+          CommitManifest.read(root.resolve(partition).resolve("_SUCCESS"))
+              .verify(root.resolve(partition)));
     }
     assertEquals(3, counter(result, CommitMetrics.COMMITTED));
   }
@@ -260,20 +299,28 @@ class PartitionCommitTest {
     TableSpec table =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00");
     Instant threshold = Instant.parse("2020-05-20T13:00:00Z");
-    Path stillWriting = CommitTestSupport.hiddenFile(root, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
+    Path stillWriting =
+        CommitTestSupport.hiddenFile(root, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
     Path crashedJob = CommitTestSupport.hiddenFile(root, HOUR_12, 1, CommitTestSupport.OTHER_WRITE);
     TestStream<WrittenFile> stream =
         TestStream.create(WrittenFileCoder.of())
-            .addElements(at(visibleFile(root, HOUR_12, 3), threshold.minus(Duration.standardMinutes(30))))
+            .addElements(
+                at(visibleFile(root, HOUR_12, 3), threshold.minus(Duration.standardMinutes(30))))
             // the watermark races ahead of the file still waiting to be published (Beam #39991)
             .advanceWatermarkTo(threshold.plus(Duration.standardMinutes(5)))
             .advanceProcessingTime(Duration.standardSeconds(2))
             .advanceProcessingTime(Duration.standardSeconds(3))
-            .addElements(at(CommitTestSupport.publishMarker(stillWriting, 6), threshold.plus(Duration.standardMinutes(5))))
+            .addElements(
+                at(
+                    CommitTestSupport.publishMarker(stillWriting, 6),
+                    threshold.plus(Duration.standardMinutes(5))))
             .advanceProcessingTime(Duration.standardSeconds(10))
             .advanceWatermarkToInfinity();
     Pipeline pipeline = Pipeline.create(CommitTestSupport.directOptions());
@@ -287,11 +334,13 @@ class PartitionCommitTest {
     result.waitUntilFinish();
     List<CommittedPartition> commits = collected(id);
     assertEquals(1, commits.size(), commits.toString());
-    assertEquals(2, commits.get(0).newFileCount(), "committed with the published file, not before it");
+    assertEquals(
+        2, commits.get(0).newFileCount(), "committed with the published file, not before it");
     assertEquals(9, commits.get(0).newRowCount());
     assertEquals("partition-time", commits.get(0).reason());
     assertTrue(counter(result, CommitMetrics.WAITS_FOR_FILES) >= 2);
-    assertTrue(Files.exists(crashedJob), "another write's leftover is left alone and does not block");
+    assertTrue(
+        Files.exists(crashedJob), "another write's leftover is left alone and does not block");
     CommitManifest manifest = CommitManifest.read(root.resolve(HOUR_12).resolve("_SUCCESS"));
     assertEquals(2, manifest.files().size());
   }
@@ -303,18 +352,24 @@ class PartitionCommitTest {
       TableSpec table =
           CommitTestSupport.hourly(
               tableRoot,
-              TableOptions.COMMIT_TRIGGER, "partition-time",
-              TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-              TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, Boolean.toString(manifest));
+              TableOptions.COMMIT_TRIGGER,
+              "partition-time",
+              TableOptions.TIME_EXTRACTOR_PATTERN,
+              "$dt $hour:00:00",
+              TableOptions.COMMIT_SUCCESS_FILE_MANIFEST,
+              Boolean.toString(manifest));
       Instant t = Instant.parse("2020-05-20T12:30:00Z");
-      Path hidden = CommitTestSupport.hiddenFile(tableRoot, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
+      Path hidden =
+          CommitTestSupport.hiddenFile(tableRoot, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
       TestStream<WrittenFile> stream =
           TestStream.create(WrittenFileCoder.of())
               .addElements(at(visibleFile(tableRoot, HOUR_12, 3), t))
-              .advanceWatermarkTo(Instant.parse("2020-05-20T13:00:00Z")) // due, held back by `hidden`
+              .advanceWatermarkTo(
+                  Instant.parse("2020-05-20T13:00:00Z")) // due, held back by `hidden`
               .addElements(at(CommitTestSupport.renameMarker(hidden, 6), t)) // visible now...
               .advanceProcessingTime(Duration.standardSeconds(2)) // ...so the retry commits
-              .addElements(at(CommitTestSupport.deliverMarker(hidden, 6), t)) // ...before it arrives
+              .addElements(
+                  at(CommitTestSupport.deliverMarker(hidden, 6), t)) // ...before it arrives
               .advanceProcessingTime(Duration.standardSeconds(2))
               .advanceWatermarkToInfinity();
       Pipeline pipeline = Pipeline.create(CommitTestSupport.directOptions());
@@ -349,9 +404,12 @@ class PartitionCommitTest {
     TableSpec table =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.COMMIT_DELAY, "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00");
     Instant t = Instant.parse("2020-05-20T12:30:00Z");
     TestStream<WrittenFile> stream =
         TestStream.create(WrittenFileCoder.of())
@@ -387,8 +445,10 @@ class PartitionCommitTest {
       TableSpec table =
           CommitTestSupport.hourly(
               tableRoot,
-              TableOptions.COMMIT_POLICY_KIND, kinds,
-              TableOptions.COMMIT_POLICY_CLASS, CommitTestSupport.RecordingPolicy.class.getName());
+              TableOptions.COMMIT_POLICY_KIND,
+              kinds,
+              TableOptions.COMMIT_POLICY_CLASS,
+              CommitTestSupport.RecordingPolicy.class.getName());
       TestStream<WrittenFile> stream =
           TestStream.create(WrittenFileCoder.of())
               .addElements(at(visibleFile(tableRoot, HOUR_12, 1), t))
@@ -407,8 +467,10 @@ class PartitionCommitTest {
     TableSpec table =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_POLICY_KIND, "custom,success-file",
-            TableOptions.COMMIT_POLICY_CLASS, CommitTestSupport.FlakyPolicy.class.getName());
+            TableOptions.COMMIT_POLICY_KIND,
+            "custom,success-file",
+            TableOptions.COMMIT_POLICY_CLASS,
+            CommitTestSupport.FlakyPolicy.class.getName());
     Instant t = Instant.parse("2020-05-20T12:30:00Z");
     TestStream<WrittenFile> stream =
         TestStream.create(WrittenFileCoder.of())
@@ -422,7 +484,8 @@ class PartitionCommitTest {
     assertEquals("process-time", commits.get(0).reason());
     assertEquals(2, counter(result, CommitMetrics.FAILURES));
     assertEquals(3, CommitTestSupport.FlakyPolicy.CALLS.get());
-    assertTrue(Files.exists(root.resolve(HOUR_12).resolve("_SUCCESS")), "the policy after it ran too");
+    assertTrue(
+        Files.exists(root.resolve(HOUR_12).resolve("_SUCCESS")), "the policy after it ran too");
   }
 
   @Test
@@ -430,8 +493,10 @@ class PartitionCommitTest {
     TableSpec table =
         CommitTestSupport.hourly(
             root,
-            TableOptions.COMMIT_TRIGGER, "partition-time",
-            TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00");
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00");
     TestStream<WrittenFile> stream =
         TestStream.create(WrittenFileCoder.of())
             .addElements(at(visibleFile(root, HOUR_12, 1), Instant.parse("2020-05-20T12:30:00Z")))
@@ -453,8 +518,7 @@ class PartitionCommitTest {
   void unpartitionedTableIsRejected() {
     TableSpec table = CommitTestSupport.table(root, List.of());
     Pipeline pipeline = Pipeline.create(CommitTestSupport.directOptions());
-    PCollection<WrittenFile> files =
-        pipeline.apply(Create.empty(WrittenFileCoder.of()));
+    PCollection<WrittenFile> files = pipeline.apply(Create.empty(WrittenFileCoder.of()));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> files.apply(PartitionCommit.of(table)));
     assertTrue(e.getMessage().contains("no partition keys"), e.getMessage());
@@ -469,7 +533,8 @@ class PartitionCommitTest {
     String id = newCollector();
     pipeline
         .apply(stream)
-        .apply("Publish", ParDo.of(new CommitTestSupport.PublishMarkedFn(table.options().rootPath())))
+        .apply(
+            "Publish", ParDo.of(new CommitTestSupport.PublishMarkedFn(table.options().rootPath())))
         .apply(PartitionCommit.of(table).withWriteUuid(CommitTestSupport.UUID_OF_WRITE))
         .apply(ParDo.of(new CollectFn<>(id)));
     result = pipeline.run();

@@ -36,9 +36,14 @@ class PartitionCommitterTest {
     // where known: b's rows were never recorded
     WrittenFile c = visibleFile(root, HOUR_12, 4);
     PartitionCommitContext context =
-        new PartitionCommitter(table).commit(HOUR_12, List.of(c), 1, Optional.empty(), "process-time");
+        new PartitionCommitter(table)
+            .commit(HOUR_12, List.of(c), 1, Optional.empty(), "process-time");
     assertEquals(3, context.files().size());
-    assertEquals(List.of(c.path()), context.newFiles().stream().map(f -> f.path()).collect(java.util.stream.Collectors.toList()));
+    assertEquals(
+        List.of(c.path()),
+        context.newFiles().stream()
+            .map(f -> f.path())
+            .collect(java.util.stream.Collectors.toList()));
     Path dir = root.resolve(HOUR_12);
     CommitManifest manifest = CommitManifest.read(dir.resolve("_SUCCESS"));
     assertEquals(List.of(), manifest.verify(dir));
@@ -55,12 +60,16 @@ class PartitionCommitterTest {
         new PartitionCommitter(
             CommitTestSupport.hourly(
                 root,
-                TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00",
-                TableOptions.COMMIT_DELAY, "30 min",
-                TableOptions.COMMIT_WATERMARK_TIME_ZONE, "Asia/Shanghai"));
+                TableOptions.TIME_EXTRACTOR_PATTERN,
+                "$dt $hour:00:00",
+                TableOptions.COMMIT_DELAY,
+                "30 min",
+                TableOptions.COMMIT_WATERMARK_TIME_ZONE,
+                "Asia/Shanghai"));
     assertEquals(Instant.parse("2020-05-20T04:30:00Z"), committer.commitThreshold(HOUR_12));
     PartitionTimeException e =
-        assertThrows(PartitionTimeException.class, () -> committer.commitThreshold("dt=2020-05-20/hour=x"));
+        assertThrows(
+            PartitionTimeException.class, () -> committer.commitThreshold("dt=2020-05-20/hour=x"));
     assertTrue(e.getMessage().contains("'dt=2020-05-20/hour=x'"), e.getMessage());
     assertTrue(e.getMessage().contains("timestamp-pattern '$dt $hour:00:00'"), e.getMessage());
   }
@@ -71,15 +80,18 @@ class PartitionCommitterTest {
         new PartitionCommitter(
             CommitTestSupport.hourly(
                 root,
-                TableOptions.TIME_EXTRACTOR_PATTERN, "$dt",
-                TableOptions.TIME_EXTRACTOR_FORMATTER, "yyyy-MM-dd HH:mm"));
+                TableOptions.TIME_EXTRACTOR_PATTERN,
+                "$dt",
+                TableOptions.TIME_EXTRACTOR_FORMATTER,
+                "yyyy-MM-dd HH:mm"));
     // ':' is escaped in directory names
     assertEquals(
         java.time.LocalDateTime.of(2020, 5, 20, 12, 30),
         committer.partitionTime("dt=2020-05-20 12%3A30/hour=x"));
     Files.createDirectories(root.resolve("dt=2020-05-20 12%3A30/hour=x"));
     PartitionCommitContext context =
-        committer.commit("dt=2020-05-20 12%3A30/hour=x", List.of(), 1, Optional.empty(), "end-of-input");
+        committer.commit(
+            "dt=2020-05-20 12%3A30/hour=x", List.of(), 1, Optional.empty(), "end-of-input");
     assertEquals(List.of("2020-05-20 12:30", "x"), context.partitionValues());
   }
 }

@@ -20,17 +20,22 @@ class TimeZoneCheckTest {
 
   private TableSpec table(String watermarkColumn, String... options) {
     TableSpec table = CommitTestSupport.hourly(root, options);
-    return table.toBuilder().setWatermark(WatermarkSpec.of(watermarkColumn, Duration.ofSeconds(5))).build();
+    return table.toBuilder()
+        .setWatermark(WatermarkSpec.of(watermarkColumn, Duration.ofSeconds(5)))
+        .build();
   }
 
   @Test
   void ltzWatermarkWithUtcCommitZoneInShanghaiNamesTheEightHourTrap() {
     Optional<String> warning =
-        TimeZoneCheck.eightHourTrap(table("log_ts", TableOptions.COMMIT_TRIGGER, "partition-time"), SHANGHAI);
+        TimeZoneCheck.eightHourTrap(
+            table("log_ts", TableOptions.COMMIT_TRIGGER, "partition-time"), SHANGHAI);
     assertTrue(warning.isPresent());
     assertTrue(warning.get().contains("8-hour trap"), warning.get());
     assertTrue(warning.get().contains("committed 8 hours late"), warning.get());
-    assertTrue(warning.get().contains("'sink.partition-commit.watermark-time-zone' = 'Asia/Shanghai'"), warning.get());
+    assertTrue(
+        warning.get().contains("'sink.partition-commit.watermark-time-zone' = 'Asia/Shanghai'"),
+        warning.get());
   }
 
   @Test
@@ -49,13 +54,16 @@ class TimeZoneCheckTest {
         TimeZoneCheck.eightHourTrap(
             table(
                 "log_ts",
-                TableOptions.COMMIT_TRIGGER, "partition-time",
-                TableOptions.COMMIT_WATERMARK_TIME_ZONE, "Asia/Shanghai"),
+                TableOptions.COMMIT_TRIGGER,
+                "partition-time",
+                TableOptions.COMMIT_WATERMARK_TIME_ZONE,
+                "Asia/Shanghai"),
             SHANGHAI));
     // the session is UTC
     assertEquals(
         Optional.empty(),
-        TimeZoneCheck.eightHourTrap(table("log_ts", TableOptions.COMMIT_TRIGGER, "partition-time"), ZoneId.of("UTC")));
+        TimeZoneCheck.eightHourTrap(
+            table("log_ts", TableOptions.COMMIT_TRIGGER, "partition-time"), ZoneId.of("UTC")));
     // process-time commits do not use the zone
     assertEquals(Optional.empty(), TimeZoneCheck.eightHourTrap(table("log_ts"), SHANGHAI));
     // partition values derived in the watermark zone
@@ -64,13 +72,18 @@ class TimeZoneCheckTest {
         TimeZoneCheck.eightHourTrap(
             table(
                 "log_ts",
-                TableOptions.COMMIT_TRIGGER, "partition-time",
-                TableOptions.PARTITION_DERIVE_TIME_COLUMN, "log_ts",
-                TableOptions.TIME_EXTRACTOR_PATTERN, "$dt $hour:00:00"),
+                TableOptions.COMMIT_TRIGGER,
+                "partition-time",
+                TableOptions.PARTITION_DERIVE_TIME_COLUMN,
+                "log_ts",
+                TableOptions.TIME_EXTRACTOR_PATTERN,
+                "$dt $hour:00:00"),
             SHANGHAI));
     // no watermark
     assertEquals(
         Optional.empty(),
-        TimeZoneCheck.eightHourTrap(CommitTestSupport.hourly(root, TableOptions.COMMIT_TRIGGER, "partition-time"), SHANGHAI));
+        TimeZoneCheck.eightHourTrap(
+            CommitTestSupport.hourly(root, TableOptions.COMMIT_TRIGGER, "partition-time"),
+            SHANGHAI));
   }
 }

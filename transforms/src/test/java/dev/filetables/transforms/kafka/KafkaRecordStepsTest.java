@@ -6,19 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.kafka.KafkaTables;
 import dev.filetables.transforms.JvmCollector;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
-import java.util.stream.Stream;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
@@ -38,7 +38,9 @@ import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The steps after KafkaIO: replay dropping, decoding and its errors, and the KafkaIO read settings. */
+/**
+ * The steps after KafkaIO: replay dropping, decoding and its errors, and the KafkaIO read settings.
+ */
 class KafkaRecordStepsTest {
   private static final KafkaTableSpec TABLE =
       KafkaTables.parse(
@@ -48,7 +50,12 @@ class KafkaRecordStepsTest {
 
   private static KafkaRecord<byte[], byte[]> record(int partition, long offset, String value) {
     return new KafkaRecord<>(
-        "orders", partition, offset, 0L, KafkaTimestampType.CREATE_TIME, null,
+        "orders",
+        partition,
+        offset,
+        0L,
+        KafkaTimestampType.CREATE_TIME,
+        null,
         KV.of(new byte[0], value == null ? null : value.getBytes(StandardCharsets.UTF_8)));
   }
 
@@ -60,7 +67,8 @@ class KafkaRecordStepsTest {
 
   @Test
   void dropsRecordsAtOrBelowTheHighestOffsetOfTheirPartition() {
-    KafkaRecordCoder<byte[], byte[]> recordCoder = KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of());
+    KafkaRecordCoder<byte[], byte[]> recordCoder =
+        KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of());
     // arrival order of one partition's records, as after a restore: a fresh split re-reads 0..2
     TestStream<KV<String, KafkaRecord<byte[], byte[]>>> stream =
         TestStream.create(KvCoder.of(StringUtf8Coder.of(), recordCoder))
@@ -93,7 +101,9 @@ class KafkaRecordStepsTest {
   void decodesValuesAndNamesTopicPartitionOffsetOfABadOne() {
     String collector = JvmCollector.newCollector();
     Pipeline good = Pipeline.create(direct());
-    good.apply(Create.of(record(0, 5, "{\"id\": 1, \"name\": \"a\"}")).withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
+    good.apply(
+            Create.of(record(0, 5, "{\"id\": 1, \"name\": \"a\"}"))
+                .withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
         .apply(new KafkaTableSource.DecodeValues(TABLE))
         .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
     good.run().waitUntilFinish();
@@ -102,11 +112,15 @@ class KafkaRecordStepsTest {
     assertEquals(1L, rows.get(0).getInt64("id"));
 
     Pipeline bad = Pipeline.create(direct());
-    bad.apply(Create.of(record(2, 17, "{\"id\": \"seven\"}")).withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
+    bad.apply(
+            Create.of(record(2, 17, "{\"id\": \"seven\"}"))
+                .withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
         .apply(new KafkaTableSource.DecodeValues(TABLE));
     Throwable failure = assertThrows(RuntimeException.class, () -> bad.run().waitUntilFinish());
     String message = rootMessage(failure);
-    assertTrue(message.contains("Kafka table `t`: bad record in topic 'orders' partition 2 offset 17"), message);
+    assertTrue(
+        message.contains("Kafka table `t`: bad record in topic 'orders' partition 2 offset 17"),
+        message);
     assertTrue(message.contains("id"), message);
     assertTrue(message.contains("json.ignore-parse-errors"), message);
     assertTrue(message.contains("'source.bad-records' = 'skip'"), message);
@@ -116,14 +130,21 @@ class KafkaRecordStepsTest {
     return KafkaTables.parse(
         "CREATE TABLE t (id BIGINT NOT NULL, name STRING) WITH ('connector' = 'kafka', 'topic' = 'orders',"
             + " 'properties.bootstrap.servers' = 'localhost:9092', 'properties.group.id' = 'g',"
-            + " 'format' = 'json', " + badRecordOptions + ")");
+            + " 'format' = 'json', "
+            + badRecordOptions
+            + ")");
   }
 
   /** Good, unparsable, wrong-typed, non-UTF-8 and tombstone records of topic orders. */
   private static List<KafkaRecord<byte[], byte[]>> dirtyRecords() {
     KafkaRecord<byte[], byte[]> notUtf8 =
         new KafkaRecord<>(
-            "orders", 1, 9, 0L, KafkaTimestampType.CREATE_TIME, null,
+            "orders",
+            1,
+            9,
+            0L,
+            KafkaTimestampType.CREATE_TIME,
+            null,
             KV.of(new byte[0], new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}));
     return List.of(
         record(0, 0, "{\"id\": 1, \"name\": \"a\"}"),
@@ -158,44 +179,69 @@ class KafkaRecordStepsTest {
   }
 
   @Test
-  void deadLetterPolicyWritesEveryBadRecordWithTopicPartitionOffsetAndRawBytes(@TempDir Path dir) throws Exception {
+  void deadLetterPolicyWritesEveryBadRecordWithTopicPartitionOffsetAndRawBytes(@TempDir Path dir)
+      throws Exception {
     Path deadLetters = dir.resolve("dead");
     KafkaTableSpec table =
-        table("'source.bad-records' = 'dead-letter', 'source.bad-records.dead-letter.path' = '" + deadLetters + "'");
+        table(
+            "'source.bad-records' = 'dead-letter', 'source.bad-records.dead-letter.path' = '"
+                + deadLetters
+                + "'");
     assertEquals(List.of(1L, 3L), decodedIds(table));
 
     List<JsonNode> rows = new ArrayList<>();
     ObjectMapper json = new ObjectMapper();
     try (Stream<Path> files = Files.walk(deadLetters)) {
-      for (Path file : (Iterable<Path>) files.filter(p -> p.getFileName().toString().endsWith(".json"))::iterator) {
+      for (Path file :
+          (Iterable<Path>)
+              files.filter(p -> p.getFileName().toString().endsWith(".json"))::iterator) {
         assertTrue(file.getParent().getFileName().toString().startsWith("dt="), file.toString());
         for (String line : Files.readAllLines(file)) {
           rows.add(json.readTree(line));
         }
       }
     }
-    rows.sort(java.util.Comparator.comparing(r -> r.get("source_file").asText() + "@" + r.get("byte_offset").asLong()));
+    rows.sort(
+        java.util.Comparator.comparing(
+            r -> r.get("source_file").asText() + "@" + r.get("byte_offset").asLong()));
     assertEquals(4, rows.size(), rows.toString());
     List<String> where = new ArrayList<>();
     for (JsonNode r : rows) {
-      where.add(r.get("source_file").asText() + "@" + r.get("byte_offset").asLong() + " " + r.get("position").asText());
+      where.add(
+          r.get("source_file").asText()
+              + "@"
+              + r.get("byte_offset").asLong()
+              + " "
+              + r.get("position").asText());
       assertEquals("record", r.get("kind").asText());
       assertFalse(r.get("error_message").asText().isEmpty(), r.toString());
     }
     assertEquals(
-        List.of("kafka://orders/0@1 offset 1", "kafka://orders/1@7 offset 7", "kafka://orders/1@9 offset 9",
+        List.of(
+            "kafka://orders/0@1 offset 1",
+            "kafka://orders/1@7 offset 7",
+            "kafka://orders/1@9 offset 9",
             "kafka://orders/2@4 offset 4"),
         where);
     assertEquals("{\"id\": 2", rows.get(0).get("raw_text").asText());
     assertEquals(
-        "{\"id\": 2", new String(Base64.getDecoder().decode(rows.get(0).get("raw_base64").asText()), StandardCharsets.UTF_8));
+        "{\"id\": 2",
+        new String(
+            Base64.getDecoder().decode(rows.get(0).get("raw_base64").asText()),
+            StandardCharsets.UTF_8));
     // not UTF-8: no text, the bytes as base64
-    assertTrue(rows.get(2).path("raw_text").isNull() || rows.get(2).path("raw_text").isMissingNode(), rows.get(2).toString());
+    assertTrue(
+        rows.get(2).path("raw_text").isNull() || rows.get(2).path("raw_text").isMissingNode(),
+        rows.get(2).toString());
     assertArrayEquals(
-        new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, Base64.getDecoder().decode(rows.get(2).get("raw_base64").asText()));
+        new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'},
+        Base64.getDecoder().decode(rows.get(2).get("raw_base64").asText()));
     // a tombstone has no bytes at all
-    assertTrue(rows.get(3).path("raw_base64").isNull() || rows.get(3).path("raw_base64").isMissingNode(), rows.get(3).toString());
-    assertTrue(rows.get(3).get("error_message").asText().contains("tombstone"), rows.get(3).toString());
+    assertTrue(
+        rows.get(3).path("raw_base64").isNull() || rows.get(3).path("raw_base64").isMissingNode(),
+        rows.get(3).toString());
+    assertTrue(
+        rows.get(3).get("error_message").asText().contains("tombstone"), rows.get(3).toString());
   }
 
   @Test

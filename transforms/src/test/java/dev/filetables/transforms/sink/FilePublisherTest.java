@@ -47,7 +47,8 @@ class FilePublisherTest {
     PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".csv");
     WrittenFile inProgress = hidden(files, "", "w", 0);
     Files.delete(Path.of(inProgress.path()));
-    IOException e = assertThrows(IOException.class, () -> new FilePublisher(files).publish(inProgress));
+    IOException e =
+        assertThrows(IOException.class, () -> new FilePublisher(files).publish(inProgress));
     assertTrue(e.getMessage().contains(inProgress.path()), e.getMessage());
   }
 

@@ -43,17 +43,39 @@ class FileRowCoderTest {
     assertTrue(coder instanceof FileRowCoder);
     List<Row> rows =
         List.of(
-            row("héllo ☃", true, -7, Long.MIN_VALUE, -1.5f, Double.NaN, new BigDecimal("-12345678901234567.125"),
-                LocalDate.of(1969, 12, 31), LocalDateTime.of(1960, 1, 2, 3, 4, 5, 6_000_000),
-                new Instant(-1L), 1L),
-            row("", false, Integer.MAX_VALUE, Long.MAX_VALUE, Float.MAX_VALUE, -0.0d, new BigDecimal("0.000"),
-                LocalDate.of(2020, 5, 20), LocalDateTime.of(2020, 5, 20, 12, 0), new Instant(1_590_000_000_123L), 2L),
+            row(
+                "héllo ☃",
+                true,
+                -7,
+                Long.MIN_VALUE,
+                -1.5f,
+                Double.NaN,
+                new BigDecimal("-12345678901234567.125"),
+                LocalDate.of(1969, 12, 31),
+                LocalDateTime.of(1960, 1, 2, 3, 4, 5, 6_000_000),
+                new Instant(-1L),
+                1L),
+            row(
+                "",
+                false,
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
+                Float.MAX_VALUE,
+                -0.0d,
+                new BigDecimal("0.000"),
+                LocalDate.of(2020, 5, 20),
+                LocalDateTime.of(2020, 5, 20, 12, 0),
+                new Instant(1_590_000_000_123L),
+                2L),
             row(null, null, null, null, null, null, null, null, null, null, 3L));
     for (Row row : rows) {
       byte[] bytes = CoderUtils.encodeToByteArray(coder, row);
       Row back = CoderUtils.decodeFromByteArray(coder, bytes);
       assertEquals(row, back);
-      assertEquals(CoderUtils.decodeFromByteArray(RowCoder.of(SCHEMA), CoderUtils.encodeToByteArray(RowCoder.of(SCHEMA), row)), back);
+      assertEquals(
+          CoderUtils.decodeFromByteArray(
+              RowCoder.of(SCHEMA), CoderUtils.encodeToByteArray(RowCoder.of(SCHEMA), row)),
+          back);
       assertEquals(Arrays.asList(row.getValues().toArray()), back.getValues());
     }
     coder.verifyDeterministic();

@@ -37,7 +37,8 @@ class PartitionerTest {
     return TableSpec.builder()
         .setSchema(TABLE_SCHEMA)
         .setPartitionKeys(keys)
-        .setOptions(TableOptions.of(Map.of("connector", "filesystem", "path", "/t", "format", "csv")))
+        .setOptions(
+            TableOptions.of(Map.of("connector", "filesystem", "path", "/t", "format", "csv")))
         .build();
   }
 
@@ -57,17 +58,27 @@ class PartitionerTest {
     Partitioner partitioner = Partitioner.of(table(List.of("dt", "hour")), INPUT);
     assertTrue(partitioner.isPartitioned());
     Object[][] cases = {
-      {"a", 1}, {"a", 1}, {"a", 2}, {"b", 1}, {"a", 1}, {null, 1}, {null, null}, {"a/b", null}, {"a", 1},
+      {"a", 1},
+      {"a", 1},
+      {"a", 2},
+      {"b", 1},
+      {"a", 1},
+      {null, 1},
+      {null, null},
+      {"a/b", null},
+      {"a", 1},
     };
     for (Object[] c : cases) {
       String dt = (String) c[0];
       Integer hour = (Integer) c[1];
-      assertEquals(expected(dt, hour), partitioner.partitionPath(input(hour, dt, 1)), Arrays.toString(c));
+      assertEquals(
+          expected(dt, hour), partitioner.partitionPath(input(hour, dt, 1)), Arrays.toString(c));
     }
     // more partitions than the cache holds, twice
     for (int round = 0; round < 2; round++) {
       for (int i = 0; i < 600; i++) {
-        assertEquals(expected("d" + i, i % 24), partitioner.partitionPath(input(i % 24, "d" + i, i)));
+        assertEquals(
+            expected("d" + i, i % 24), partitioner.partitionPath(input(i % 24, "d" + i, i)));
       }
     }
   }

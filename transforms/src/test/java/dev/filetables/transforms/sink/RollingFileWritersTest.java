@@ -29,7 +29,8 @@ class RollingFileWritersTest {
   @Test
   void oneHiddenFilePerPartitionUntilClosed() throws Exception {
     PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".txt");
-    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w1", 1 << 20, false);
+    RollingFileWriters writers =
+        new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w1", 1 << 20, false);
     writers.write("k=a", row("1"));
     writers.write("k=b", row("2"));
     writers.write("k=a", row("3"));
@@ -53,14 +54,19 @@ class RollingFileWritersTest {
   void rollsWhenTheEstimatedSizeReachesTheLimit() throws Exception {
     PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".txt");
     // each line "[x]\n" is 4 bytes: a 10-byte limit rolls after 3 rows
-    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10, false);
+    RollingFileWriters writers =
+        new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10, false);
     for (int i = 0; i < 7; i++) {
       writers.write("", row(Integer.toString(i)));
     }
     List<WrittenFile> written = writers.closeAll();
-    assertEquals(List.of(3L, 3L, 1L), written.stream().map(WrittenFile::rowCount).collect(Collectors.toList()));
+    assertEquals(
+        List.of(3L, 3L, 1L),
+        written.stream().map(WrittenFile::rowCount).collect(Collectors.toList()));
     Set<String> names =
-        written.stream().map(f -> Path.of(f.path()).getFileName().toString()).collect(Collectors.toSet());
+        written.stream()
+            .map(f -> Path.of(f.path()).getFileName().toString())
+            .collect(Collectors.toSet());
     assertEquals(3, names.size(), "every roll gets a new counter");
     written.forEach(f -> assertEquals(root, Path.of(f.path()).getParent()));
   }
@@ -68,7 +74,8 @@ class RollingFileWritersTest {
   @Test
   void closeAfterFailureDeletesWhatItWrote() throws Exception {
     PartFiles files = new PartFiles(root, UUID.randomUUID().toString(), ".txt");
-    RollingFileWriters writers = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10, false);
+    RollingFileWriters writers =
+        new RollingFileWriters(new LinesFormat(), SCHEMA, files, "w", 10, false);
     for (int i = 0; i < 5; i++) {
       writers.write("k=" + (i % 2), row(Integer.toString(i)));
     }
@@ -85,10 +92,12 @@ class RollingFileWritersTest {
     Files.createDirectories(leftover.getParent());
     Files.writeString(leftover, "from a failed attempt\n");
 
-    RollingFileWriters random = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "2", 1 << 20, false);
+    RollingFileWriters random =
+        new RollingFileWriters(new LinesFormat(), SCHEMA, files, "2", 1 << 20, false);
     assertThrows(FileAlreadyExistsException.class, () -> random.write("k=a", row("x")));
 
-    RollingFileWriters shard = new RollingFileWriters(new LinesFormat(), SCHEMA, files, "2", 1 << 20, true);
+    RollingFileWriters shard =
+        new RollingFileWriters(new LinesFormat(), SCHEMA, files, "2", 1 << 20, true);
     shard.write("k=a", row("1"));
     List<WrittenFile> written = shard.closeAll();
     assertEquals(leftover.toString(), written.get(0).path());

@@ -32,7 +32,8 @@ class RollingPolicyTest {
     assertEquals(0, Math.floorMod(next, 1_000));
     // far-away deadlines saturate instead of wrapping around
     assertEquals(
-        Long.MAX_VALUE, new RollingPolicy(1, Long.MAX_VALUE, Long.MAX_VALUE, 1_000, 1).nextCheck(5, 5));
+        Long.MAX_VALUE,
+        new RollingPolicy(1, Long.MAX_VALUE, Long.MAX_VALUE, 1_000, 1).nextCheck(5, 5));
   }
 
   @Test
@@ -44,10 +45,17 @@ class RollingPolicyTest {
     assertEquals(13_500, RollingPolicy.alignedInstant(13_000, 0, 10_000, commitInterval, 500));
     assertEquals(13_500, RollingPolicy.alignedInstant(14_400, 0, 10_000, commitInterval, 500));
     assertEquals(15_500, RollingPolicy.alignedInstant(14_600, 0, 10_000, commitInterval, 500));
-    assertEquals(7_500, RollingPolicy.alignedInstant(7_000, 0, 10_000, commitInterval, 500), "earlier commits too");
-    assertEquals(14_000, RollingPolicy.alignedInstant(13_000, 14_000, 10_000, commitInterval, 500), "never in the past");
+    assertEquals(
+        7_500,
+        RollingPolicy.alignedInstant(7_000, 0, 10_000, commitInterval, 500),
+        "earlier commits too");
+    assertEquals(
+        14_000,
+        RollingPolicy.alignedInstant(13_000, 14_000, 10_000, commitInterval, 500),
+        "never in the past");
 
-    // rollover = inactivity = commit interval: a file opened just after a roll rolls one interval later
+    // rollover = inactivity = commit interval: a file opened just after a roll rolls one interval
+    // later
     RollingPolicy latency = new RollingPolicy(1 << 20, 2_000, 2_000, 1_000, 1 << 20);
     assertTrue(latency.alignsTo(2_000));
     assertTrue(latency.alignsTo(4_000));

@@ -42,7 +42,10 @@ class RowBatchTest {
   private static List<Row> rows(int n) {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      rows.add(Row.withSchema(SCHEMA).addValues(i % 3 == 0 ? null : "v" + i, (long) i * 1_000_003).build());
+      rows.add(
+          Row.withSchema(SCHEMA)
+              .addValues(i % 3 == 0 ? null : "v" + i, (long) i * 1_000_003)
+              .build());
     }
     return rows;
   }

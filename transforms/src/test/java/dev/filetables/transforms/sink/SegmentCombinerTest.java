@@ -54,7 +54,8 @@ class SegmentCombinerTest {
         assertTrue(sim.file.starts.size() <= max, max + ": " + sim.file.starts);
       }
       if (max <= 16) { // 5,000 bundles fill only about 6 levels of 4
-        assertTrue(sim.maxFiles >= max - 2, "the bound is nearly reached: " + max + " " + sim.maxFiles);
+        assertTrue(
+            sim.maxFiles >= max - 2, "the bound is nearly reached: " + max + " " + sim.maxFiles);
       }
       // consecutive, in order, covering every segment
       List<String> names = sim.file.segmentFiles();
@@ -146,7 +147,9 @@ class SegmentCombinerTest {
     assertEquals(SegmentFiles.segmentName(PART, 4), SegmentFiles.segmentName(PART, 4, 4));
     assertTrue(combined.startsWith(SegmentFiles.segmentPrefix(PART)));
     assertFalse(combined.endsWith(".csv"));
-    assertTrue(dev.filetables.io.files.PartFileName.parse(combined).isPresent(), "a leftover is found by its counter");
+    assertTrue(
+        dev.filetables.io.files.PartFileName.parse(combined).isPresent(),
+        "a leftover is found by its counter");
     assertThrows(IllegalArgumentException.class, () -> SegmentFiles.segmentName(PART, 5, 4));
     List<Integer> none = new ArrayList<>();
     assertEquals(-1, new SegmentCombiner(16).combineFrom(none, 0));

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SegmentWriterTest {
   private static final Schema SCHEMA =
       Schema.builder().addInt64Field("id").addStringField("s").build();
-  private static final String PART = PartFileName.hidden("uuid-1", "0", 1_700_000_000_000L, ".parquet");
+  private static final String PART =
+      PartFileName.hidden("uuid-1", "0", 1_700_000_000_000L, ".parquet");
 
   @TempDir Path dir;
 
@@ -75,7 +76,8 @@ class SegmentWriterTest {
 
   private static int rowGroups(Path file) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-        ParquetFileReader reader = ParquetFileReader.open(new ChannelInputFile(channel, channel.size()))) {
+        ParquetFileReader reader =
+            ParquetFileReader.open(new ChannelInputFile(channel, channel.size()))) {
       return reader.getFooter().getBlocks().size();
     }
   }
@@ -91,7 +93,9 @@ class SegmentWriterTest {
     // the replay after the restore begins segment 2 again, with other bundle boundaries
     writeSegment(kind, format, 2, rows(20, 25));
     SegmentFiles.merge(
-        kind == SegmentKind.SPILL ? new SpillMerger(format, SCHEMA) : FileMergers.of(format, SCHEMA),
+        kind == SegmentKind.SPILL
+            ? new SpillMerger(format, SCHEMA)
+            : FileMergers.of(format, SCHEMA),
         dir,
         List.of(
             SegmentFiles.segmentName(PART, 0),
@@ -111,12 +115,14 @@ class SegmentWriterTest {
 
   @Test
   void parquetSegmentsMergeByRowGroupCopy() throws IOException {
-    replayedSegmentReplacesTheFailedAttemptsAndExtraSegmentsAreIgnored(SegmentKind.FORMAT, "parquet");
+    replayedSegmentReplacesTheFailedAttemptsAndExtraSegmentsAreIgnored(
+        SegmentKind.FORMAT, "parquet");
   }
 
   @Test
   void spillSegmentsAreEncodedOnceIntoOneParquetRowGroup() throws IOException {
-    replayedSegmentReplacesTheFailedAttemptsAndExtraSegmentsAreIgnored(SegmentKind.SPILL, "parquet");
+    replayedSegmentReplacesTheFailedAttemptsAndExtraSegmentsAreIgnored(
+        SegmentKind.SPILL, "parquet");
   }
 
   @Test
@@ -143,7 +149,10 @@ class SegmentWriterTest {
       writeSegment(kind, format, n, rows);
       all.addAll(rows);
     }
-    var merger = kind == SegmentKind.SPILL ? new SpillMerger(format, SCHEMA) : FileMergers.of(format, SCHEMA);
+    var merger =
+        kind == SegmentKind.SPILL
+            ? new SpillMerger(format, SCHEMA)
+            : FileMergers.of(format, SCHEMA);
     var combining =
         kind == SegmentKind.SPILL ? dev.filetables.io.format.ConcatenatingMerger.INSTANCE : merger;
     List<String> singles = new ArrayList<>();
@@ -166,12 +175,12 @@ class SegmentWriterTest {
       // a combined file is a file of the format, like a segment
       assertEquals(all.subList(0, 3 + 4 + 5 + 6), readAll(format, dir.resolve(combined)));
     }
-    SegmentFiles.merge(
-        merger, dir, List.of(combined, singles.get(4), singles.get(5)), PART);
+    SegmentFiles.merge(merger, dir, List.of(combined, singles.get(4), singles.get(5)), PART);
     assertEquals(all, readAll(format, dir.resolve(PART)));
     assertEquals(all, readAll(format, dir.resolve(direct)));
     if (formatName.equals("parquet")) {
-      assertEquals(kind == SegmentKind.SPILL ? 1 : 6, rowGroups(dir.resolve(PART)), "row groups kept");
+      assertEquals(
+          kind == SegmentKind.SPILL ? 1 : 6, rowGroups(dir.resolve(PART)), "row groups kept");
     }
     // publishing deletes the combined file with the segments
     assertEquals(7, SegmentFiles.deleteSegments(dir, PART));
@@ -205,7 +214,8 @@ class SegmentWriterTest {
   @Test
   void abortDeletesThePartialSegment() throws IOException {
     SegmentWriter writer =
-        SegmentWriter.open(SegmentKind.SPILL, format("csv"), SCHEMA, dir, SegmentFiles.segmentName(PART, 0));
+        SegmentWriter.open(
+            SegmentKind.SPILL, format("csv"), SCHEMA, dir, SegmentFiles.segmentName(PART, 0));
     writer.write(rows(0, 1).get(0));
     writer.abort();
     assertFalse(Files.exists(dir.resolve(SegmentFiles.segmentName(PART, 0))));

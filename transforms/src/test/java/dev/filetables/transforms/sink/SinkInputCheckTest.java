@@ -52,7 +52,8 @@ class SinkInputCheckTest {
   @Test
   void namesMissingColumns() {
     String message =
-        failure(Schema.builder().addInt64Field("id").addNullableField("dt", FieldType.STRING).build());
+        failure(
+            Schema.builder().addInt64Field("id").addNullableField("dt", FieldType.STRING).build());
     assertTrue(message.contains("missing column(s) [name, amount]"), message);
   }
 

@@ -2,7 +2,6 @@ package dev.filetables.transforms.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.PartFileName;
@@ -66,6 +65,7 @@ class StreamingSinkTest {
           .addField("id", ColumnType.BIGINT.fieldType())
           .addField("dt", ColumnType.STRING.fieldType())
           .build();
+
   /** A minute boundary, so fixed one-minute windows start here. */
   private static final Instant T0 = new Instant(1_590_000_000_000L);
 
@@ -121,7 +121,16 @@ class StreamingSinkTest {
     return input
         .apply(ParDo.of(new AssignWritersFn(table, SCHEMA, byPartition, writers, true)))
         .setCoder(KvCoder.of(WriterKeyCoder.of(), RowBatch.BatchCoder.of()))
-        .apply(ParDo.of(new RollingWriterFn(table, files, RollingPolicy.of(table.options(), bufferSize), SegmentKind.FORMAT, 0, combiner, false)))
+        .apply(
+            ParDo.of(
+                new RollingWriterFn(
+                    table,
+                    files,
+                    RollingPolicy.of(table.options(), bufferSize),
+                    SegmentKind.FORMAT,
+                    0,
+                    combiner,
+                    false)))
         .setCoder(WrittenFileCoder.of())
         .apply(ParDo.of(new ProbeFn(probe)))
         .setCoder(WrittenFileCoder.of())
@@ -150,7 +159,8 @@ class StreamingSinkTest {
     }
 
     @ProcessElement
-    public void process(@Element WrittenFile file, OutputReceiver<WrittenFile> out) throws IOException {
+    public void process(@Element WrittenFile file, OutputReceiver<WrittenFile> out)
+        throws IOException {
       Path hidden = Path.of(file.path());
       String name = hidden.getFileName().toString();
       assertTrue(PartFileName.isInProgress(name), name);
@@ -161,7 +171,11 @@ class StreamingSinkTest {
           "not visible before publishing: " + name);
       long segments;
       try (Stream<Path> siblings = Files.list(hidden.getParent())) {
-        segments = siblings.filter(p -> p.getFileName().toString().startsWith(SegmentFiles.segmentPrefix(name))).count();
+        segments =
+            siblings
+                .filter(
+                    p -> p.getFileName().toString().startsWith(SegmentFiles.segmentPrefix(name)))
+                .count();
       }
       SEEN.get(id).add(KV.of(file, segments));
       out.output(file);
@@ -183,7 +197,11 @@ class StreamingSinkTest {
 
   private static List<Long> ids(WrittenFile file) {
     try (Stream<String> lines = Files.lines(Path.of(file.path()))) {
-      return lines.map(line -> Long.parseLong(line.substring(0, line.indexOf(',') < 0 ? line.length() : line.indexOf(','))))
+      return lines
+          .map(
+              line ->
+                  Long.parseLong(
+                      line.substring(0, line.indexOf(',') < 0 ? line.length() : line.indexOf(','))))
           .collect(Collectors.toList());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -192,7 +210,9 @@ class StreamingSinkTest {
 
   private static List<Path> hidden(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(p -> p.getFileName().toString().startsWith(".")).collect(Collectors.toList());
+      return files
+          .filter(p -> p.getFileName().toString().startsWith("."))
+          .collect(Collectors.toList());
     }
   }
 
@@ -220,7 +240,8 @@ class StreamingSinkTest {
             .addElements(at(3, "a", T0));
     // a row every 55 s: never inactive; the file opened with row 3 rolls 10 min later
     for (int i = 4; i <= 16; i++) {
-      stream = stream.advanceProcessingTime(Duration.standardSeconds(55)).addElements(at(i, "a", T0));
+      stream =
+          stream.advanceProcessingTime(Duration.standardSeconds(55)).addElements(at(i, "a", T0));
     }
     Pipeline pipeline = pipeline();
     String probe = collector();
@@ -234,7 +255,8 @@ class StreamingSinkTest {
     assertEquals(3, files.size(), files.toString());
     assertEquals(List.of(0L, 1L, 2L), ids(files.get(0)), "closed by inactivity");
     // row 3 opened the file at p; rows 4..13 came at p + 55 s .. p + 550 s; rollover at p + 600 s
-    assertEquals(List.of(3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L), ids(files.get(1)), "rolled over");
+    assertEquals(
+        List.of(3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L), ids(files.get(1)), "rolled over");
     assertEquals(List.of(14L, 15L, 16L), ids(files.get(2)), "closed at the end of the input");
     // each file started from fresh state: new counters, in order
     assertTrue(counter(files.get(0)) < counter(files.get(1)));
@@ -264,7 +286,9 @@ class StreamingSinkTest {
         for (int k = 0; k < 10; k++, id++) {
           rows.add(at(id, dt, T0.plus(Duration.millis(id))));
         }
-        stream = stream.addElements(rows.get(0), rows.subList(1, rows.size()).toArray(new TimestampedValue[0]));
+        stream =
+            stream.addElements(
+                rows.get(0), rows.subList(1, rows.size()).toArray(new TimestampedValue[0]));
       }
       stream = stream.advanceProcessingTime(Duration.standardSeconds(12));
     }
@@ -281,7 +305,12 @@ class StreamingSinkTest {
         files.stream()
             .collect(
                 Collectors.groupingBy(
-                    f -> f.partitionPath() + "/" + PartFileName.parse(Path.of(f.path()).getFileName().toString()).get().writer(),
+                    f ->
+                        f.partitionPath()
+                            + "/"
+                            + PartFileName.parse(Path.of(f.path()).getFileName().toString())
+                                .get()
+                                .writer(),
                     Collectors.counting()));
     for (Map.Entry<String, Integer> partition : intervalsWithData.entrySet()) {
       for (String writer : List.of("0", "1")) {
@@ -351,7 +380,8 @@ class StreamingSinkTest {
     List<KV<WrittenFile, Long>> closed = seen(probe);
     assertEquals(1, closed.size());
     long segmentFiles = closed.get(0).getValue();
-    assertTrue(segmentFiles >= 1 && segmentFiles <= 3, "segment files at the roll: " + segmentFiles);
+    assertTrue(
+        segmentFiles >= 1 && segmentFiles <= 3, "segment files at the roll: " + segmentFiles);
     List<WrittenFile> files = seen(published);
     assertEquals(1, files.size());
     List<Long> expected = new ArrayList<>();
@@ -430,7 +460,9 @@ class StreamingSinkTest {
     assertEquals(
         List.of(
             T0 + " ON_TIME [1, 2] min " + T0,
-            T0.plus(Duration.standardMinutes(10)) + " LATE [3] min " + T0.plus(Duration.standardMinutes(10))),
+            T0.plus(Duration.standardMinutes(10))
+                + " LATE [3] min "
+                + T0.plus(Duration.standardMinutes(10))),
         seen);
   }
 
@@ -463,11 +495,14 @@ class StreamingSinkTest {
     }
   }
 
-  private PCollection<WrittenFile> sinkWithLeftovers(Pipeline pipeline, TestStream<Row> stream, TableSpec table, String uuid) {
+  private PCollection<WrittenFile> sinkWithLeftovers(
+      Pipeline pipeline, TestStream<Row> stream, TableSpec table, String uuid) {
     PCollection<Row> input = pipeline.apply(stream);
     input.apply("Leftovers", ParDo.of(new LeftoversFn(table.options().rootPath(), uuid)));
     PCollection<Row> rows =
-        input.apply("Rows", org.apache.beam.sdk.transforms.Filter.by(r -> r.getInt64("id") >= 0)).setRowSchema(SCHEMA);
+        input
+            .apply("Rows", org.apache.beam.sdk.transforms.Filter.by(r -> r.getInt64("id") >= 0))
+            .setRowSchema(SCHEMA);
     return sink(rows, table, 1 << 20, collector(), uuid);
   }
 
@@ -485,7 +520,8 @@ class StreamingSinkTest {
     Path root = dir.resolve("t");
     String uuid = UUID.randomUUID().toString();
     String otherWrite = UUID.randomUUID().toString();
-    // before the job: leftovers in 'opened', and a file of another write, which is not ours to touch
+    // before the job: leftovers in 'opened', and a file of another write, which is not ours to
+    // touch
     leaveFilesOfAFailedAttempt(root.resolve("dt=opened"), uuid);
     leaveFilesOfAFailedAttempt(root.resolve("dt=opened"), otherWrite);
     TestStream<Row> stream =
@@ -505,7 +541,8 @@ class StreamingSinkTest {
   }
 
   @Test
-  void leftoversAppearingAfterTheLastFileAreDeletedBeforeTheWriterForgetsItsCounter() throws Exception {
+  void leftoversAppearingAfterTheLastFileAreDeletedBeforeTheWriterForgetsItsCounter()
+      throws Exception {
     TableSpec table =
         table(
             TableOptions.SHUFFLE_BY_PARTITION, "true",
@@ -530,7 +567,8 @@ class StreamingSinkTest {
   }
 
   /** Records window start, pane timing, the files' row ids and min timestamp. */
-  static final class PaneFn extends DoFn<KV<String, Iterable<WrittenFile>>, Void> implements Serializable {
+  static final class PaneFn extends DoFn<KV<String, Iterable<WrittenFile>>, Void>
+      implements Serializable {
     private final String id;
 
     PaneFn(String id) {
@@ -544,7 +582,14 @@ class StreamingSinkTest {
         List<Long> ids = ids(file);
         ids.sort(null);
         SEEN.get(id)
-            .add(((IntervalWindow) window).start() + " " + pane.getTiming() + " " + ids + " min " + file.minTimestamp());
+            .add(
+                ((IntervalWindow) window).start()
+                    + " "
+                    + pane.getTiming()
+                    + " "
+                    + ids
+                    + " min "
+                    + file.minTimestamp());
       }
     }
   }

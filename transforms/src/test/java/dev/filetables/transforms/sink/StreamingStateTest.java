@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.PartFileName;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,19 +15,20 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
-import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.util.CoderUtils;
-import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The streaming sink's small parts: state coders, segment names, size estimates, runner options. */
+/**
+ * The streaming sink's small parts: state coders, segment names, size estimates, runner options.
+ */
 class StreamingStateTest {
   @TempDir Path dir;
 
   @Test
   void openFileStateRoundTrips() throws Exception {
-    OpenFile file = new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5);
+    OpenFile file =
+        new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5);
     assertEquals(0, file.beginSegment(999)); // the first segment has no predecessor
     file.add(42, 7);
     file.add(-3, 9);
@@ -38,14 +38,34 @@ class StreamingStateTest {
         CoderUtils.decodeFromByteArray(
             OpenFile.Coder.of(), CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file));
     assertEquals(
-        List.of("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5L, 11L, 3L, -3L, 42L, 2, 60L),
-        List.of(back.partitionPath, back.name, back.counter, back.createdAt, back.lastWrite, back.rows,
-            back.minTimestamp, back.maxTimestamp, back.segments, back.closedBytes));
+        List.of(
+            "dt=1",
+            ".part-u-3-1700000000000.csv.inprogress",
+            1700000000000L,
+            -5L,
+            11L,
+            3L,
+            -3L,
+            42L,
+            2,
+            60L),
+        List.of(
+            back.partitionPath,
+            back.name,
+            back.counter,
+            back.createdAt,
+            back.lastWrite,
+            back.rows,
+            back.minTimestamp,
+            back.maxTimestamp,
+            back.segments,
+            back.closedBytes));
   }
 
   @Test
   void closesAtBundleEndMarkRoundTripsAndVersion2StateStillReads() throws Exception {
-    OpenFile file = new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, 5);
+    OpenFile file =
+        new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, 5);
     file.beginSegment(0);
     file.add(1, 6);
     file.closesAtBundleEnd = true;
@@ -57,7 +77,8 @@ class StreamingStateTest {
     v3[0] = 3;
     assertTrue(CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v3).closesAtBundleEnd);
 
-    // state of the previous layout (version 2: no mark, nothing after closedBytes) restores unmarked
+    // state of the previous layout (version 2: no mark, nothing after closedBytes) restores
+    // unmarked
     byte[] v2 = java.util.Arrays.copyOf(v3, v3.length - 1);
     v2[0] = 2;
     OpenFile old = CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v2);
@@ -83,7 +104,8 @@ class StreamingStateTest {
     assertTrue(PartFileName.isHidden(segment));
     assertTrue(PartFileName.isInProgress(segment));
     assertFalse(segment.endsWith(".parquet"), "globs on the extension never match a segment");
-    assertThrows(IllegalArgumentException.class, () -> SegmentFiles.segmentName("part-x-1-2.csv", 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> SegmentFiles.segmentName("part-x-1-2.csv", 0));
 
     Files.writeString(dir.resolve(SegmentFiles.segmentName(part, 0)), "a");
     Files.writeString(dir.resolve(SegmentFiles.segmentName(part, 9)), "a"); // a failed attempt's
@@ -92,7 +114,9 @@ class StreamingStateTest {
     Files.writeString(dir.resolve(SegmentFiles.segmentName(other, 0)), "b");
     assertEquals(2, SegmentFiles.deleteSegments(dir, part));
     assertTrue(Files.exists(dir.resolve(part)), "the part file itself stays");
-    assertTrue(Files.exists(dir.resolve(SegmentFiles.segmentName(other, 0))), "other files' segments stay");
+    assertTrue(
+        Files.exists(dir.resolve(SegmentFiles.segmentName(other, 0))),
+        "other files' segments stay");
     assertEquals(0, SegmentFiles.deleteSegments(dir.resolve("gone"), part));
   }
 
@@ -109,7 +133,8 @@ class StreamingStateTest {
 
     // options created from arguments, never viewed as Flink options by the user
     PipelineOptions parsed =
-        PipelineOptionsFactory.fromArgs("--runner=FlinkRunner", "--checkpointingInterval=700").create();
+        PipelineOptionsFactory.fromArgs("--runner=FlinkRunner", "--checkpointingInterval=700")
+            .create();
     assertTrue(RunnerOptions.isFlink(parsed));
     assertEquals(700, RunnerOptions.flinkCheckpointingInterval(parsed));
 
@@ -134,7 +159,9 @@ class StreamingStateTest {
     flink.setMaxBundleTimeMills(2_000L); // ends at checkpoints anyway
     assertTrue(StreamingWrite.smallBundleWarning("t", flink).isEmpty());
     flink.setCheckpointingInterval(60_000L);
-    assertFalse(StreamingWrite.smallBundleWarning("t", flink).isEmpty(), "2 s bundles, checkpoints every minute");
+    assertFalse(
+        StreamingWrite.smallBundleWarning("t", flink).isEmpty(),
+        "2 s bundles, checkpoints every minute");
     flink.setMaxBundleTimeMills(10_000L);
     assertTrue(StreamingWrite.smallBundleWarning("t", flink).isEmpty());
     DirectOptions direct = PipelineOptionsFactory.as(DirectOptions.class);

@@ -13,16 +13,23 @@ import org.junit.jupiter.api.Test;
 class WrittenFileCoderTest {
   @Test
   void roundTripsAndIsDeterministic() throws Exception {
-    WrittenFile file = WrittenFile.of("dt=2020-05-20/hour=12", "/t/dt=2020-05-20/hour=12/part-x-0-1.csv", 42, 1234);
+    WrittenFile file =
+        WrittenFile.of(
+            "dt=2020-05-20/hour=12", "/t/dt=2020-05-20/hour=12/part-x-0-1.csv", 42, 1234);
     WrittenFileCoder coder = WrittenFileCoder.of();
     byte[] bytes = CoderUtils.encodeToByteArray(coder, file);
     assertEquals(file, CoderUtils.decodeFromByteArray(coder, bytes));
-    assertArrayEquals(bytes, CoderUtils.encodeToByteArray(coder, WrittenFile.of(file.partitionPath(), file.path(), 42, 1234)));
+    assertArrayEquals(
+        bytes,
+        CoderUtils.encodeToByteArray(
+            coder, WrittenFile.of(file.partitionPath(), file.path(), 42, 1234)));
     coder.verifyDeterministic();
 
     WrittenFile timed =
-        WrittenFile.of("", "/t/part-x-0-1.csv", 1, 2, new Instant(-5), new Instant(1_700_000_000_000L));
-    assertEquals(timed, CoderUtils.decodeFromByteArray(coder, CoderUtils.encodeToByteArray(coder, timed)));
+        WrittenFile.of(
+            "", "/t/part-x-0-1.csv", 1, 2, new Instant(-5), new Instant(1_700_000_000_000L));
+    assertEquals(
+        timed, CoderUtils.decodeFromByteArray(coder, CoderUtils.encodeToByteArray(coder, timed)));
     assertEquals(timed, timed.withPath("/t/other").withPath("/t/part-x-0-1.csv"));
   }
 

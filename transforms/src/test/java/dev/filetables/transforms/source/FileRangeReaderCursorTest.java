@@ -27,28 +27,38 @@ class FileRangeReaderCursorTest {
   private TableSpec table() {
     return DdlParser.parse(
         "CREATE TABLE t (id BIGINT NOT NULL, msg STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("t") + "', 'format' = 'json', 'source.bad-records' = 'dead-letter',"
-            + " 'source.bad-records.dead-letter.path' = '" + dir.resolve("dead") + "')");
+            + dir.resolve("t")
+            + "', 'format' = 'json', 'source.bad-records' = 'dead-letter',"
+            + " 'source.bad-records.dead-letter.path' = '"
+            + dir.resolve("dead")
+            + "')");
   }
 
   private FileRange range(Path file) throws Exception {
     long size = Files.exists(file) ? Files.size(file) : 10;
-    return FileRange.of(DataFile.of(file.toString(), java.util.Map.of(), size, 0L), new ByteRange(0, size));
+    return FileRange.of(
+        DataFile.of(file.toString(), java.util.Map.of(), size, 0L), new ByteRange(0, size));
   }
 
   /** Each step as text: the row's id, or the dead letter's line. */
   private static List<String> steps(FileRangeReader.Cursor cursor) throws Exception {
     List<String> steps = new ArrayList<>();
     for (FileRangeReader.Step s = cursor.next(); s != null; s = cursor.next()) {
-      steps.add(s.row() != null ? "row " + s.row().getInt64("id") : "dead line " + s.deadLetter().getInt64("line_number"));
+      steps.add(
+          s.row() != null
+              ? "row " + s.row().getInt64("id")
+              : "dead line " + s.deadLetter().getInt64("line_number"));
     }
     return steps;
   }
 
   @Test
   void skippingStepsResumesExactlyAfterThemWithoutRepeatingDeadLetters() throws Exception {
-    Path file = Files.writeString(Files.createDirectories(dir.resolve("t")).resolve("f.json"),
-        "{\"id\": 1}\n{\"id\": x}\n{\"id\": 3}\n{\"id\": \"y\"}\n{\"id\": 5}\n{\"id\": 6}", StandardCharsets.UTF_8);
+    Path file =
+        Files.writeString(
+            Files.createDirectories(dir.resolve("t")).resolve("f.json"),
+            "{\"id\": 1}\n{\"id\": x}\n{\"id\": 3}\n{\"id\": \"y\"}\n{\"id\": 5}\n{\"id\": 6}",
+            StandardCharsets.UTF_8);
     FileRangeReader reader = new FileRangeReader(table());
     List<String> all;
     try (FileRangeReader.Cursor cursor = reader.open(range(file))) {
@@ -62,7 +72,8 @@ class FileRangeReaderCursorTest {
       }
     }
     try (FileRangeReader.Cursor cursor = reader.open(range(file))) {
-      assertEquals(all.size(), cursor.skip(all.size() + 3), "a range shorter than the steps to skip");
+      assertEquals(
+          all.size(), cursor.skip(all.size() + 3), "a range shorter than the steps to skip");
     }
   }
 

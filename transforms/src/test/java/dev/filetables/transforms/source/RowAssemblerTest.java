@@ -44,7 +44,8 @@ class RowAssemblerTest {
                   MetadataColumn.of("size", MetadataKey.FILE_SIZE),
                   MetadataColumn.of("name_of_file", MetadataKey.FILE_NAME),
                   MetadataColumn.of("mtime", MetadataKey.FILE_MODIFICATION_TIME)))
-          .setOptions(TableOptions.of(Map.of("connector", "filesystem", "path", "/t", "format", "csv")))
+          .setOptions(
+              TableOptions.of(Map.of("connector", "filesystem", "path", "/t", "format", "csv")))
           .build();
 
   private static DataFile file(String day, String hour) {
@@ -82,7 +83,8 @@ class RowAssemblerTest {
     RowAssembler assembler = new RowAssembler(TABLE);
     assertEquals(null, assembler.constantsFor(file(null, "1"))[1]);
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> assembler.constantsFor(file("2020-01-01", null)));
+        assertThrows(
+            IllegalArgumentException.class, () -> assembler.constantsFor(file("2020-01-01", null)));
     assertTrue(e.getMessage().contains("`hour`"), e.getMessage());
   }
 
@@ -90,7 +92,10 @@ class RowAssemblerTest {
   void unparsablePartitionValueNamesFileAndValue() {
     RowAssembler assembler = new RowAssembler(TABLE);
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> assembler.constantsFor(file("2020-01-01", "noon")));
-    assertTrue(e.getMessage().contains("noon") && e.getMessage().contains("/t/day=x"), e.getMessage());
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> assembler.constantsFor(file("2020-01-01", "noon")));
+    assertTrue(
+        e.getMessage().contains("noon") && e.getMessage().contains("/t/day=x"), e.getMessage());
   }
 }

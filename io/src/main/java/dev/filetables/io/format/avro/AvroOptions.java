@@ -1,7 +1,7 @@
 package dev.filetables.io.format.avro;
 
-import dev.filetables.io.format.internal.NativeCodecs;
 import dev.filetables.io.format.internal.FormatOptions;
+import dev.filetables.io.format.internal.NativeCodecs;
 import dev.filetables.io.table.TableDefinitionException;
 import java.io.Serializable;
 import java.util.List;
@@ -13,8 +13,8 @@ import org.apache.avro.file.DataFileConstants;
  * The {@code avro.*} options of a table (keys given without the prefix).
  *
  * <ul>
- *   <li>{@code avro.codec} (Flink's key): null, deflate, snappy, bzip2, xz, zstandard; default snappy
- *       (deflate where the snappy native library does not load).
+ *   <li>{@code avro.codec} (Flink's key): null, deflate, snappy, bzip2, xz, zstandard; default
+ *       snappy (deflate where the snappy native library does not load).
  *   <li>{@code avro.sync-interval} (FileTables): uncompressed bytes per block, default 64000.
  * </ul>
  */
@@ -24,7 +24,8 @@ public final class AvroOptions implements Serializable {
   public static final String CODEC = "codec";
   public static final String SYNC_INTERVAL = "sync-interval";
   public static final List<String> KEYS = List.of(CODEC, SYNC_INTERVAL);
-  public static final List<String> CODECS = List.of("null", "deflate", "snappy", "bzip2", "xz", "zstandard");
+  public static final List<String> CODECS =
+      List.of("null", "deflate", "snappy", "bzip2", "xz", "zstandard");
 
   private final String codec;
   private final int syncInterval;
@@ -72,7 +73,13 @@ public final class AvroOptions implements Serializable {
     }
     if (missing != null) {
       throw new TableDefinitionException(
-          "'avro." + CODEC + "' = '" + name + "' needs " + missing + "; use deflate or null instead");
+          "'avro."
+              + CODEC
+              + "' = '"
+              + name
+              + "' needs "
+              + missing
+              + "; use deflate or null instead");
     }
     return name;
   }

@@ -44,8 +44,8 @@ public final class AvroRowReader implements RowReader {
   }
 
   /** Opens a reader of {@code range}; the channel stays open on close. */
-  public static AvroRowReader open(SeekableByteChannel file, long fileSize, ByteRange range, Schema schema)
-      throws IOException {
+  public static AvroRowReader open(
+      SeekableByteChannel file, long fileSize, ByteRange range, Schema schema) throws IOException {
     RowDatumReader rows = new RowDatumReader(schema);
     DataFileReader<Row> reader;
     try {
@@ -110,7 +110,8 @@ public final class AvroRowReader implements RowReader {
       Row row = reader.next(null);
       if (row == null) {
         String problem = rows.takeProblem();
-        throw BadRecordException.skippable(position() + ": " + problem, problem, -1, blockStart, null);
+        throw BadRecordException.skippable(
+            position() + ": " + problem, problem, -1, blockStart, null);
       }
       return row;
     } catch (AvroRuntimeException e) {

@@ -14,9 +14,10 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Writes one Avro object container file of Beam rows. Each row is encoded by {@link RowEncoder} into
- * a reused buffer and appended pre-encoded, which also tells exactly how many bytes wait in the open
- * block: {@link #estimatedSize} is the bytes written plus that, scaled by the codec's last ratio.
+ * Writes one Avro object container file of Beam rows. Each row is encoded by {@link RowEncoder}
+ * into a reused buffer and appended pre-encoded, which also tells exactly how many bytes wait in
+ * the open block: {@link #estimatedSize} is the bytes written plus that, scaled by the codec's last
+ * ratio.
  */
 public final class AvroRowWriter implements RowWriter {
   private final CountingOutputStream counted;

@@ -12,8 +12,8 @@ import org.apache.avro.SchemaParseException;
 /**
  * The Avro schema FileTables writes for a file schema (the mapping Flink's avro format uses):
  * STRING string, BOOLEAN boolean, INT int, BIGINT long, FLOAT float, DOUBLE double, DECIMAL(p,s)
- * bytes decimal(p,s), DATE int date, TIMESTAMP(3) long local-timestamp-millis, TIMESTAMP_LTZ(3) long
- * timestamp-millis; a nullable column is the union [null, T] with default null.
+ * bytes decimal(p,s), DATE int date, TIMESTAMP(3) long local-timestamp-millis, TIMESTAMP_LTZ(3)
+ * long timestamp-millis; a nullable column is the union [null, T] with default null.
  */
 public final class AvroSchemas {
   private AvroSchemas() {}
@@ -36,7 +36,9 @@ public final class AvroSchemas {
                 : new Schema.Field(field.getName(), type, null, (Object) null));
       } catch (SchemaParseException e) {
         throw new TableDefinitionException(
-            "Column name '" + field.getName() + "' is not a valid Avro field name (letters, digits and _,"
+            "Column name '"
+                + field.getName()
+                + "' is not a valid Avro field name (letters, digits and _,"
                 + " not starting with a digit); the avro format cannot store it",
             e);
       }
@@ -60,7 +62,8 @@ public final class AvroSchemas {
       case DOUBLE:
         return Schema.create(Schema.Type.DOUBLE);
       case DECIMAL:
-        return LogicalTypes.decimal(ColumnType.decimalPrecision(type), ColumnType.decimalScale(type))
+        return LogicalTypes.decimal(
+                ColumnType.decimalPrecision(type), ColumnType.decimalScale(type))
             .addToSchema(Schema.create(Schema.Type.BYTES));
       case DATE:
         return LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT));

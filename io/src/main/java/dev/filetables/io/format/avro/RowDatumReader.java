@@ -21,10 +21,10 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Decodes Avro records of any writer schema straight into Beam rows of the requested schema:
- * fields are matched by name (exact, else case-insensitive), unrequested fields are skipped, and
- * values are converted from the writer's types (int to long, decimals in bytes or fixed, timestamps
- * in millis, micros or nanos, unions in any branch order). The plan is built once per writer schema.
+ * Decodes Avro records of any writer schema straight into Beam rows of the requested schema: fields
+ * are matched by name (exact, else case-insensitive), unrequested fields are skipped, and values
+ * are converted from the writer's types (int to long, decimals in bytes or fixed, timestamps in
+ * millis, micros or nanos, unions in any branch order). The plan is built once per writer schema.
  */
 final class RowDatumReader implements DatumReader<Row> {
   /** The writer schema cannot produce the requested rows; thrown from {@link #setSchema}. */
@@ -168,7 +168,10 @@ final class RowDatumReader implements DatumReader<Row> {
     }
   }
 
-  /** Reads one value of a writer type. Conversions that fail throw IllegalArgumentException after the value is consumed. */
+  /**
+   * Reads one value of a writer type. Conversions that fail throw IllegalArgumentException after
+   * the value is consumed.
+   */
   private interface ValueReader {
     Object read(Decoder in) throws IOException;
   }
@@ -178,7 +181,12 @@ final class RowDatumReader implements DatumReader<Row> {
     ValueReader reader = valueReaderOrNull(writer, target, type);
     if (reader == null) {
       throw new SchemaMismatchException(
-          "Column '" + target.getName() + "' is stored as Avro " + writer + ", which cannot be read as " + type);
+          "Column '"
+              + target.getName()
+              + "' is stored as Avro "
+              + writer
+              + ", which cannot be read as "
+              + type);
     }
     return reader;
   }
@@ -267,7 +275,8 @@ final class RowDatumReader implements DatumReader<Row> {
             java.nio.ByteBuffer bytes = in.readBytes(null);
             return f.apply(
                 new BigDecimal(
-                    new BigInteger(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining()),
+                    new BigInteger(
+                        bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining()),
                     scale));
           };
         }
@@ -277,7 +286,8 @@ final class RowDatumReader implements DatumReader<Row> {
   }
 
   /** A union in any branch order; a branch that cannot convert fails only when a value uses it. */
-  private static ValueReader unionReader(org.apache.avro.Schema union, Schema.Field target, ColumnType type) {
+  private static ValueReader unionReader(
+      org.apache.avro.Schema union, Schema.Field target, ColumnType type) {
     List<org.apache.avro.Schema> branches = union.getTypes();
     ValueReader[] readers = new ValueReader[branches.size()];
     boolean any = false;
@@ -291,7 +301,8 @@ final class RowDatumReader implements DatumReader<Row> {
         r =
             in -> {
               GenericDatumReader.skip(branch, in);
-              throw new IllegalArgumentException("a value of Avro type " + branch + " cannot be read as " + type);
+              throw new IllegalArgumentException(
+                  "a value of Avro type " + branch + " cannot be read as " + type);
             };
       }
       readers[i] = r;

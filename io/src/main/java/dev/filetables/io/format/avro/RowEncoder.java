@@ -34,7 +34,9 @@ final class RowEncoder {
     }
   }
 
-  /** Encodes one row; on a bad value nothing useful is left in {@code out} (the caller discards it). */
+  /**
+   * Encodes one row; on a bad value nothing useful is left in {@code out} (the caller discards it).
+   */
   void encode(Row row, Encoder out, long rowNumber) throws IOException {
     for (int i = 0; i < encoders.length; i++) {
       Object value = row.getValue(i);
@@ -52,7 +54,8 @@ final class RowEncoder {
       try {
         encoders[i].encode(value, out);
       } catch (IllegalArgumentException | ArithmeticException e) {
-        throw new BadRecordException("Row " + rowNumber + ": column '" + names[i] + "': " + e.getMessage(), e);
+        throw new BadRecordException(
+            "Row " + rowNumber + ": column '" + names[i] + "': " + e.getMessage(), e);
       }
     }
   }
@@ -80,7 +83,8 @@ final class RowEncoder {
         int precision = ColumnType.decimalPrecision(type);
         int scale = ColumnType.decimalScale(type);
         return (v, out) ->
-            out.writeBytes(Decimals.fit((BigDecimal) v, precision, scale).unscaledValue().toByteArray());
+            out.writeBytes(
+                Decimals.fit((BigDecimal) v, precision, scale).unscaledValue().toByteArray());
       case DATE:
         return (v, out) -> out.writeInt(TimeValues.epochDay((LocalDate) v));
       case TIMESTAMP:

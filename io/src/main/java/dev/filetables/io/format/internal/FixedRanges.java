@@ -11,7 +11,9 @@ import java.util.List;
 public final class FixedRanges {
   private FixedRanges() {}
 
-  /** {@code [0, t), [t, 2t), ...}; the last range takes the remainder; one range for small files. */
+  /**
+   * {@code [0, t), [t, 2t), ...}; the last range takes the remainder; one range for small files.
+   */
   public static List<ByteRange> of(long fileSize, long targetRangeSize) {
     if (targetRangeSize <= 0 || fileSize <= targetRangeSize) {
       return List.of(ByteRange.of(0, fileSize));

@@ -8,11 +8,13 @@ public final class NativeCodecs {
   private NativeCodecs() {}
 
   private static final class Snappy {
-    static final boolean AVAILABLE = probe(() -> org.xerial.snappy.Snappy.compress(new byte[] {1, 2, 3}));
+    static final boolean AVAILABLE =
+        probe(() -> org.xerial.snappy.Snappy.compress(new byte[] {1, 2, 3}));
   }
 
   private static final class Zstd {
-    static final boolean AVAILABLE = probe(() -> com.github.luben.zstd.Zstd.compress(new byte[] {1, 2, 3}));
+    static final boolean AVAILABLE =
+        probe(() -> com.github.luben.zstd.Zstd.compress(new byte[] {1, 2, 3}));
   }
 
   public static boolean snappyAvailable() {

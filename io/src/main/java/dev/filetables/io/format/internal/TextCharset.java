@@ -20,12 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * decoded strictly (an undecodable byte is an error, never a silent U+FFFD).
  *
  * <p>Text files are cut into records and ranges on raw bytes ('\n' ends a line, CSV delimiters and
- * quotes are single bytes), which is only sound when those bytes can never occur inside a multi-byte
- * character. So a charset must be ASCII-compatible (ASCII text encodes to the same bytes: UTF-8,
- * ISO-8859-*, windows-125*, GBK, GB18030, Big5, Shift_JIS, EUC-*), and the bytes a reader looks for must
- * not be among the ASCII bytes the charset also uses as trail bytes of multi-byte characters (GBK,
- * Big5 and Shift_JIS use 0x40-0x7E, so e.g. '|' or '\' cannot be a CSV delimiter or escape there).
- * UTF-16 and UTF-32 are not ASCII-compatible and are rejected.
+ * quotes are single bytes), which is only sound when those bytes can never occur inside a
+ * multi-byte character. So a charset must be ASCII-compatible (ASCII text encodes to the same
+ * bytes: UTF-8, ISO-8859-*, windows-125*, GBK, GB18030, Big5, Shift_JIS, EUC-*), and the bytes a
+ * reader looks for must not be among the ASCII bytes the charset also uses as trail bytes of
+ * multi-byte characters (GBK, Big5 and Shift_JIS use 0x40-0x7E, so e.g. '|' or '\' cannot be a CSV
+ * delimiter or escape there). UTF-16 and UTF-32 are not ASCII-compatible and are rejected.
  *
  * <p>Immutable and serializable (by name); {@link #decoder()} gives a per-reader decoder.
  */
@@ -57,27 +57,31 @@ public final class TextCharset implements Serializable {
       charset = Charset.forName(value.trim());
     } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
       throw options.fail(
-          key, value, "a charset name this JVM supports, e.g. UTF-8, GBK, GB18030, ISO-8859-1, windows-1252");
+          key,
+          value,
+          "a charset name this JVM supports, e.g. UTF-8, GBK, GB18030, ISO-8859-1, windows-1252");
     }
     if (!charset.canEncode() || !asciiCompatible(charset)) {
       throw options.fail(
           key,
           value,
           "an ASCII-compatible charset (UTF-8, GBK, GB18030, Big5, Shift_JIS, ISO-8859-*, windows-125*);"
-              + " " + charset.name() + " encodes line ends with more than one byte, so files cannot be"
+              + " "
+              + charset.name()
+              + " encodes line ends with more than one byte, so files cannot be"
               + " split into lines: convert them to UTF-8");
     }
     TextCharset result = new TextCharset(charset.name());
     if (!result.isSafe('\n') || !result.isSafe('\r')) {
-      throw options.fail(key, value, "a charset whose multi-byte characters never contain a line-break byte");
+      throw options.fail(
+          key, value, "a charset whose multi-byte characters never contain a line-break byte");
     }
     return result;
   }
 
   private static boolean asciiCompatible(Charset charset) {
     String probe = "\n\r\t ,;|\"'#\\{}[]:abcxyzABCXYZ0189";
-    return Arrays.equals(
-        probe.getBytes(StandardCharsets.US_ASCII), probe.getBytes(charset));
+    return Arrays.equals(probe.getBytes(StandardCharsets.US_ASCII), probe.getBytes(charset));
   }
 
   public String name() {
@@ -115,7 +119,10 @@ public final class TextCharset implements Serializable {
     return TRAIL_BYTES.computeIfAbsent(name, n -> computeTrailBytes(charset()));
   }
 
-  /** ASCII bytes occurring in the encoding of some non-ASCII BMP character (once per charset, ~50 ms). */
+  /**
+   * ASCII bytes occurring in the encoding of some non-ASCII BMP character (once per charset, ~50
+   * ms).
+   */
   private static boolean[] computeTrailBytes(Charset charset) {
     boolean[] found = new boolean[0x80];
     CharsetEncoder encoder = charset.newEncoder();
@@ -167,9 +174,9 @@ public final class TextCharset implements Serializable {
   }
 
   /**
-   * Decodes bytes strictly: malformed or unmappable input throws {@link MalformedTextException} with
-   * the offending byte's position, never U+FFFD. UTF-8 is validated by hand (fast for ASCII) and then
-   * decoded by the JDK's optimised String constructor.
+   * Decodes bytes strictly: malformed or unmappable input throws {@link MalformedTextException}
+   * with the offending byte's position, never U+FFFD. UTF-8 is validated by hand (fast for ASCII)
+   * and then decoded by the JDK's optimised String constructor.
    */
   public static final class Decoder {
     private final TextCharset charset;
@@ -202,7 +209,8 @@ public final class TextCharset implements Serializable {
      * Decodes into a reused char buffer (flipped: position 0, limit = length); valid until the next
      * call. For non-UTF-8 charsets only is this cheaper than {@link #decode}.
      */
-    public CharBuffer decodeToBuffer(byte[] b, int offset, int length) throws MalformedTextException {
+    public CharBuffer decodeToBuffer(byte[] b, int offset, int length)
+        throws MalformedTextException {
       int needed = (int) Math.ceil(length * (double) decoder.maxCharsPerByte()) + 4;
       if (chars.capacity() < needed) {
         chars = CharBuffer.allocate(needed);
@@ -216,7 +224,8 @@ public final class TextCharset implements Serializable {
       }
       if (result.isError()) {
         int at = in.position();
-        throw new MalformedTextException(at - offset, b[Math.min(at, offset + length - 1)] & 0xff, charset.name);
+        throw new MalformedTextException(
+            at - offset, b[Math.min(at, offset + length - 1)] & 0xff, charset.name);
       }
       chars.flip();
       return chars;

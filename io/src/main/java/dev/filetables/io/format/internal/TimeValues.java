@@ -14,6 +14,7 @@ public final class TimeValues {
   private TimeValues() {}
 
   public static final long MILLIS_PER_DAY = 86_400_000L;
+
   /** Julian day number of 1970-01-01, the epoch of INT96 timestamps' day part. */
   private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
@@ -23,7 +24,9 @@ public final class TimeValues {
 
   public static LocalDateTime localDateTime(long epochMillis) {
     return LocalDateTime.ofEpochSecond(
-        Math.floorDiv(epochMillis, 1000L), (int) Math.floorMod(epochMillis, 1000L) * 1_000_000, ZoneOffset.UTC);
+        Math.floorDiv(epochMillis, 1000L),
+        (int) Math.floorMod(epochMillis, 1000L) * 1_000_000,
+        ZoneOffset.UTC);
   }
 
   /** Wall-clock time of an instant in a zone (Flink's non-UTC reading of INT96 timestamps). */

@@ -12,7 +12,10 @@ public final class Utf8 {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long HIGH_BITS = 0x8080808080808080L;
 
-  /** Index of the first byte of the first invalid sequence in {@code b[offset, offset+length)}, or -1. */
+  /**
+   * Index of the first byte of the first invalid sequence in {@code b[offset, offset+length)}, or
+   * -1.
+   */
   public static int firstInvalid(byte[] b, int offset, int length) {
     int i = offset;
     int end = offset + length;

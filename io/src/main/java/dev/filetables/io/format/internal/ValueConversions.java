@@ -9,9 +9,9 @@ import java.util.function.LongFunction;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 
 /**
- * How values a file stores (integers, epoch numbers, decimals, floating point) become the Java value
- * of a requested column type, shared by the bulk formats' readers. Each method returns null when the
- * stored kind cannot be read as the requested type; the returned functions throw {@link
+ * How values a file stores (integers, epoch numbers, decimals, floating point) become the Java
+ * value of a requested column type, shared by the bulk formats' readers. Each method returns null
+ * when the stored kind cannot be read as the requested type; the returned functions throw {@link
  * IllegalArgumentException} for a value that does not fit (e.g. an INT64 beyond INT).
  */
 public final class ValueConversions {
@@ -48,8 +48,8 @@ public final class ValueConversions {
   }
 
   /**
-   * Epoch millis as TIMESTAMP (the wall clock in UTC, or in {@code zone} when given), TIMESTAMP_LTZ or
-   * DATE (the UTC day).
+   * Epoch millis as TIMESTAMP (the wall clock in UTC, or in {@code zone} when given), TIMESTAMP_LTZ
+   * or DATE (the UTC day).
    */
   public static LongFunction<Object> fromEpochMillis(ColumnType type, ZoneId zone) {
     switch (type) {

@@ -8,8 +8,8 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * A Parquet {@link InputFile} over an open channel (no Hadoop file system). Closing its stream leaves
- * the channel open: the caller owns it.
+ * A Parquet {@link InputFile} over an open channel (no Hadoop file system). Closing its stream
+ * leaves the channel open: the caller owns it.
  */
 public final class ChannelInputFile implements InputFile {
   private final SeekableByteChannel channel;
@@ -86,7 +86,9 @@ public final class ChannelInputFile implements InputFile {
       while (buf.hasRemaining()) {
         if (channel.read(buf) < 0) {
           throw new EOFException(
-              "Reached the end of the Parquet file with " + buf.remaining() + " bytes still to read");
+              "Reached the end of the Parquet file with "
+                  + buf.remaining()
+                  + " bytes still to read");
         }
       }
     }

@@ -1,7 +1,7 @@
 package dev.filetables.io.format.parquet;
 
-import dev.filetables.io.format.internal.ValueConversions;
 import dev.filetables.io.format.internal.TimeValues;
+import dev.filetables.io.format.internal.ValueConversions;
 import dev.filetables.io.table.ColumnType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -123,7 +123,10 @@ final class ColumnConverters {
         || annotation instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation;
   }
 
-  /** Values of an INT32/INT64 column (plain, decimal, date or timestamp) as {@code type}; null if none. */
+  /**
+   * Values of an INT32/INT64 column (plain, decimal, date or timestamp) as {@code type}; null if
+   * none.
+   */
   private static LongFunction<Object> fromInteger(
       ColumnType type, Schema.Field target, LogicalTypeAnnotation annotation) {
     if (annotation instanceof DecimalLogicalTypeAnnotation) {
@@ -137,7 +140,8 @@ final class ColumnConverters {
       return ValueConversions.fromEpochDay(type);
     }
     if (annotation instanceof TimestampLogicalTypeAnnotation) {
-      return ValueConversions.fromEpochUnits(type, unitsPerMilli((TimestampLogicalTypeAnnotation) annotation));
+      return ValueConversions.fromEpochUnits(
+          type, unitsPerMilli((TimestampLogicalTypeAnnotation) annotation));
     }
     if (annotation != null && !(annotation instanceof IntLogicalTypeAnnotation)) {
       return null; // TIME and others have no FileTables counterpart
@@ -165,7 +169,9 @@ final class ColumnConverters {
       int precision = ((DecimalLogicalTypeAnnotation) annotation).getPrecision();
       Function<BigDecimal, Object> decimal =
           ValueConversions.fromDecimal(type, target.getType(), precision, scale);
-      return decimal == null ? null : b -> decimal.apply(new BigDecimal(new BigInteger(b.getBytesUnsafe()), scale));
+      return decimal == null
+          ? null
+          : b -> decimal.apply(new BigDecimal(new BigInteger(b.getBytesUnsafe()), scale));
     }
     if (type == ColumnType.STRING
         && (annotation == null

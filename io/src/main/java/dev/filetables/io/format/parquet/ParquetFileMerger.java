@@ -17,9 +17,9 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Merges Parquet files by copying their row groups byte for byte (column chunks stay compressed and
- * encoded) behind one new footer. The merged file has the schema and key-value metadata of the first
- * input; every input must have that schema (true for the segments of one part file). Row groups are
- * not combined: a merged file has as many row groups as its inputs together.
+ * encoded) behind one new footer. The merged file has the schema and key-value metadata of the
+ * first input; every input must have that schema (true for the segments of one part file). Row
+ * groups are not combined: a merged file has as many row groups as its inputs together.
  */
 public final class ParquetFileMerger implements FileMerger {
   private static final long serialVersionUID = 1L;
@@ -44,7 +44,8 @@ public final class ParquetFileMerger implements FileMerger {
       for (Path input : inputs) {
         try (FileChannel channel = FileChannel.open(input, StandardOpenOption.READ);
             ParquetFileReader reader =
-                new ParquetFileReader(new ChannelInputFile(channel, channel.size()), readOptions())) {
+                new ParquetFileReader(
+                    new ChannelInputFile(channel, channel.size()), readOptions())) {
           FileMetaData meta = reader.getFooter().getFileMetaData();
           if (writer == null) {
             schema = meta.getSchema();
@@ -59,8 +60,14 @@ public final class ParquetFileMerger implements FileMerger {
             writer.start();
           } else if (!schema.equals(meta.getSchema())) {
             throw new IOException(
-                "Cannot merge " + input + " into a file started from " + inputs.get(0)
-                    + ": its schema " + meta.getSchema() + " differs from " + schema);
+                "Cannot merge "
+                    + input
+                    + " into a file started from "
+                    + inputs.get(0)
+                    + ": its schema "
+                    + meta.getSchema()
+                    + " differs from "
+                    + schema);
           }
           reader.appendTo(writer);
         }

@@ -1,7 +1,7 @@
 package dev.filetables.io.format.parquet;
 
-import dev.filetables.io.format.internal.NativeCodecs;
 import dev.filetables.io.format.internal.FormatOptions;
+import dev.filetables.io.format.internal.NativeCodecs;
 import dev.filetables.io.table.TableDefinitionException;
 import java.io.Serializable;
 import java.util.List;
@@ -43,7 +43,11 @@ public final class ParquetOptions implements Serializable {
   public static final String WRITER_VERSION = "writer.version";
   public static final String PAGE_ROW_COUNT_LIMIT = "page.row.count.limit";
   public static final String ZSTD_LEVEL = "compression.codec.zstd.level";
-  /** Flink's option: whether INT96 timestamps are UTC wall clock (true) or JVM-local (false, default). */
+
+  /**
+   * Flink's option: whether INT96 timestamps are UTC wall clock (true) or JVM-local (false,
+   * default).
+   */
   public static final String UTC_TIMEZONE = "utc-timezone";
 
   public static final List<String> KEYS =
@@ -59,15 +63,16 @@ public final class ParquetOptions implements Serializable {
           UTC_TIMEZONE);
 
   /**
-   * FileTables' default page row limit (parquet-mr: 20000). A column chunk decides at the end of its
-   * first page whether dictionary encoding pays off; deciding after 2000 rows instead of 20000 makes
-   * high-cardinality columns of small files (one per partition and writer) about twice as cheap to
-   * write, for about 1% more bytes in large files.
+   * FileTables' default page row limit (parquet-mr: 20000). A column chunk decides at the end of
+   * its first page whether dictionary encoding pays off; deciding after 2000 rows instead of 20000
+   * makes high-cardinality columns of small files (one per partition and writer) about twice as
+   * cheap to write, for about 1% more bytes in large files.
    */
   public static final int DEFAULT_PAGE_ROW_COUNT_LIMIT = 2000;
 
   /** Codecs that work with the jars FileTables ships (LZO and BROTLI need extra native codecs). */
-  public static final List<String> CODECS = List.of("UNCOMPRESSED", "SNAPPY", "GZIP", "ZSTD", "LZ4_RAW");
+  public static final List<String> CODECS =
+      List.of("UNCOMPRESSED", "SNAPPY", "GZIP", "ZSTD", "LZ4_RAW");
 
   /** What {@code parquet.compression} accepts (any case): the codecs and NONE for UNCOMPRESSED. */
   private static final List<String> CODEC_NAMES =
@@ -164,19 +169,25 @@ public final class ParquetOptions implements Serializable {
   private static CompressionCodecName codec(FormatOptions o) {
     String name = o.oneOf(COMPRESSION, null, CODEC_NAMES);
     if (name == null) {
-      return NativeCodecs.snappyAvailable() ? CompressionCodecName.SNAPPY : CompressionCodecName.GZIP;
+      return NativeCodecs.snappyAvailable()
+          ? CompressionCodecName.SNAPPY
+          : CompressionCodecName.GZIP;
     }
     if (name.equals("NONE")) {
       name = "UNCOMPRESSED";
     }
     if (name.equals("SNAPPY") && !NativeCodecs.snappyAvailable()) {
       throw new TableDefinitionException(
-          "'parquet." + COMPRESSION + "' = 'SNAPPY' needs the snappy-java native library, which does not load"
+          "'parquet."
+              + COMPRESSION
+              + "' = 'SNAPPY' needs the snappy-java native library, which does not load"
               + " on this machine; use GZIP, ZSTD or UNCOMPRESSED");
     }
     if (name.equals("ZSTD") && !NativeCodecs.zstdAvailable()) {
       throw new TableDefinitionException(
-          "'parquet." + COMPRESSION + "' = 'ZSTD' needs the zstd-jni native library, which does not load"
+          "'parquet."
+              + COMPRESSION
+              + "' = 'ZSTD' needs the zstd-jni native library, which does not load"
               + " on this machine; use GZIP, SNAPPY or UNCOMPRESSED");
     }
     return CompressionCodecName.valueOf(name);

@@ -31,8 +31,8 @@ import org.apache.parquet.schema.Type;
 
 /**
  * Reads the row groups of one byte range of a Parquet file (those whose midpoint lies in the range)
- * as Beam rows. Only the requested columns are read, matched by name (exact, else case-insensitive);
- * values are converted from whatever encoding the writer chose.
+ * as Beam rows. Only the requested columns are read, matched by name (exact, else
+ * case-insensitive); values are converted from whatever encoding the writer chose.
  *
  * <p>The file's schema is flat here, so rows are assembled directly from the column readers (one
  * value per column per row) instead of Parquet's generic record assembly.
@@ -89,7 +89,10 @@ public final class ParquetRowReader implements RowReader {
       }
       if (!fileField.isPrimitive() || fileField.isRepetition(Type.Repetition.REPEATED)) {
         throw new IOException(
-            "Column '" + field.getName() + "' is the nested or repeated column '" + fileField
+            "Column '"
+                + field.getName()
+                + "' is the nested or repeated column '"
+                + fileField
                 + "' in the Parquet file; only flat columns can be read");
       }
       try {
@@ -133,7 +136,11 @@ public final class ParquetRowReader implements RowReader {
 
   /** Opens a reader of the row groups of {@code range}; the channel stays open on close. */
   public static ParquetRowReader open(
-      SeekableByteChannel file, long fileSize, ByteRange range, Schema schema, ParquetOptions options)
+      SeekableByteChannel file,
+      long fileSize,
+      ByteRange range,
+      Schema schema,
+      ParquetOptions options)
       throws IOException {
     ParquetReadOptions readOptions =
         ParquetReadOptions.builder()
@@ -143,7 +150,8 @@ public final class ParquetRowReader implements RowReader {
             .usePageChecksumVerification(true)
             .withCodecFactory(new CodecFactory(options.hadoopConf(), 0))
             .build();
-    ParquetFileReader reader = new ParquetFileReader(new ChannelInputFile(file, fileSize), readOptions);
+    ParquetFileReader reader =
+        new ParquetFileReader(new ChannelInputFile(file, fileSize), readOptions);
     try {
       return new ParquetRowReader(reader, schema, options);
     } catch (IOException | RuntimeException e) {
@@ -177,7 +185,8 @@ public final class ParquetRowReader implements RowReader {
         try {
           column.writeCurrentValueToConverter();
         } catch (RuntimeException e) {
-          problem = problem != null ? problem : "column '" + columnNames[c] + "': " + e.getMessage();
+          problem =
+              problem != null ? problem : "column '" + columnNames[c] + "': " + e.getMessage();
         }
       } else if (notNull[c] && problem == null) {
         problem = "column '" + columnNames[c] + "' is NOT NULL but the file has a null";

@@ -15,8 +15,9 @@ import org.apache.parquet.io.OutputFile;
 /** Writes one Parquet file of Beam rows to a stream. */
 public final class ParquetRowWriter implements RowWriter {
   /**
-   * Most rows between two measurements of the buffered size. Measuring walks every column's buffers,
-   * which costs about 4% of the write when done for every row (rolling asks after every row).
+   * Most rows between two measurements of the buffered size. Measuring walks every column's
+   * buffers, which costs about 4% of the write when done for every row (rolling asks after every
+   * row).
    */
   static final long MAX_ROWS_BETWEEN_SIZE_CHECKS = 128;
 
@@ -28,7 +29,8 @@ public final class ParquetRowWriter implements RowWriter {
   private long rowsAtMeasurement;
   private long nextMeasurementRow;
 
-  public ParquetRowWriter(OutputStream out, Schema schema, ParquetOptions options) throws IOException {
+  public ParquetRowWriter(OutputStream out, Schema schema, ParquetOptions options)
+      throws IOException {
     // No "parquet.avro.schema" in the footer: parquet-avro would then read DECIMAL(p<=18) columns
     // as Avro bytes while they are stored as INT32/INT64; without it, it derives a matching schema.
     this.writeSupport = new RowWriteSupport(schema, Map.of());
@@ -59,10 +61,10 @@ public final class ParquetRowWriter implements RowWriter {
   }
 
   /**
-   * Parquet's size (flushed row groups plus buffered, encoded pages), measured for each of the first
-   * rows and then every 1% of the rows written (at most every {@value #MAX_ROWS_BETWEEN_SIZE_CHECKS}
-   * rows), extrapolated by the average row size in between; so size-based rolling overshoots by at
-   * most about 1% of a file.
+   * Parquet's size (flushed row groups plus buffered, encoded pages), measured for each of the
+   * first rows and then every 1% of the rows written (at most every {@value
+   * #MAX_ROWS_BETWEEN_SIZE_CHECKS} rows), extrapolated by the average row size in between; so
+   * size-based rolling overshoots by at most about 1% of a file.
    */
   @Override
   public long estimatedSize() {
@@ -78,7 +80,9 @@ public final class ParquetRowWriter implements RowWriter {
     return measuredSize + (rows - rowsAtMeasurement) * measuredSize / rowsAtMeasurement;
   }
 
-  /** Parquet's size now, measured (what {@link #estimatedSize} extrapolates between measurements). */
+  /**
+   * Parquet's size now, measured (what {@link #estimatedSize} extrapolates between measurements).
+   */
   long measuredSize() {
     return writer.getDataSize();
   }

@@ -26,7 +26,8 @@ public final class ParquetSchemas {
   }
 
   static PrimitiveType toParquet(Schema.Field field) {
-    Repetition repetition = field.getType().getNullable() ? Repetition.OPTIONAL : Repetition.REQUIRED;
+    Repetition repetition =
+        field.getType().getNullable() ? Repetition.OPTIONAL : Repetition.REQUIRED;
     ColumnType type = ColumnType.of(field.getType());
     switch (type) {
       case STRING:
@@ -49,10 +50,14 @@ public final class ParquetSchemas {
           int scale = ColumnType.decimalScale(field.getType());
           LogicalTypeAnnotation decimal = LogicalTypeAnnotation.decimalType(scale, precision);
           if (precision <= 9) {
-            return Types.primitive(PrimitiveTypeName.INT32, repetition).as(decimal).named(field.getName());
+            return Types.primitive(PrimitiveTypeName.INT32, repetition)
+                .as(decimal)
+                .named(field.getName());
           }
           if (precision <= 18) {
-            return Types.primitive(PrimitiveTypeName.INT64, repetition).as(decimal).named(field.getName());
+            return Types.primitive(PrimitiveTypeName.INT64, repetition)
+                .as(decimal)
+                .named(field.getName());
           }
           return Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
               .length(Decimals.fixedLength(precision))

@@ -92,7 +92,8 @@ final class RowWriteSupport extends WriteSupport<Row> {
         try {
           value = Decimals.fit((BigDecimal) value, decimalPrecision[i], decimalScale[i]);
         } catch (IllegalArgumentException | ArithmeticException e) {
-          throw new BadRecordException("Row " + rowNumber + ": column '" + names[i] + "': " + e.getMessage(), e);
+          throw new BadRecordException(
+              "Row " + rowNumber + ": column '" + names[i] + "': " + e.getMessage(), e);
         }
       }
       values[i] = value;
@@ -127,7 +128,8 @@ final class RowWriteSupport extends WriteSupport<Row> {
   private static ValueWriter writerFor(ColumnType type, int decimalPrecision) {
     switch (type) {
       case STRING:
-        StringBinaries binaries = new StringBinaries(); // one per column: values repeat within a column
+        StringBinaries binaries =
+            new StringBinaries(); // one per column: values repeat within a column
         return (c, v) -> c.addBinary(binaries.of((String) v));
       case BOOLEAN:
         return (c, v) -> c.addBoolean((Boolean) v);
@@ -148,7 +150,9 @@ final class RowWriteSupport extends WriteSupport<Row> {
         }
         int length = Decimals.fixedLength(decimalPrecision);
         return (c, v) ->
-            c.addBinary(Binary.fromConstantByteArray(Decimals.toFixed(((BigDecimal) v).unscaledValue(), length)));
+            c.addBinary(
+                Binary.fromConstantByteArray(
+                    Decimals.toFixed(((BigDecimal) v).unscaledValue(), length)));
       case DATE:
         return (c, v) -> c.addInteger(TimeValues.epochDay((LocalDate) v));
       case TIMESTAMP:

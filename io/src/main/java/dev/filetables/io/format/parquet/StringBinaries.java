@@ -4,12 +4,13 @@ import java.nio.charset.StandardCharsets;
 import org.apache.parquet.io.api.Binary;
 
 /**
- * The UTF-8 {@link Binary} of the strings of one column, remembering those of recently seen strings.
+ * The UTF-8 {@link Binary} of the strings of one column, remembering those of recently seen
+ * strings.
  *
  * <p>Most string columns repeat a few values (country, status, product): encoding each value anew
  * costs an encoding pass and two allocations per row. A small direct-mapped cache keyed by the
- * string's (cached) hash code returns the same immutable Binary instead. A column whose values rarely
- * repeat stops using the cache after a trial, so unique strings pay only the plain encoding.
+ * string's (cached) hash code returns the same immutable Binary instead. A column whose values
+ * rarely repeat stops using the cache after a trial, so unique strings pay only the plain encoding.
  */
 final class StringBinaries {
   private static final int SLOTS = 256; // a power of two
@@ -41,7 +42,8 @@ final class StringBinaries {
   }
 
   private static Binary encode(String value) {
-    // a byte-array Binary hashes and compares faster in dictionaries than fromString's ByteBuffer one
+    // a byte-array Binary hashes and compares faster in dictionaries than fromString's ByteBuffer
+    // one
     return Binary.fromConstantByteArray(value.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -27,15 +27,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *   <li>The timestamp text is the {@code timestamp-pattern} with each {@code $key} replaced by the
  *       partition's value, or the first partition value when there is no pattern. Substitution is
  *       plain text, longest key first ({@link TimestampPattern}).
- *   <li>Without a {@code timestamp-formatter} the text is read leniently as
- *       {@code yyyy-M-d[ H:m:s[.fraction]]} (one or two digits per field, any fraction up to
- *       nanoseconds); with one it is read with that {@code java.time} pattern ({@code Locale.ROOT}).
+ *   <li>Without a {@code timestamp-formatter} the text is read leniently as {@code yyyy-M-d[
+ *       H:m:s[.fraction]]} (one or two digits per field, any fraction up to nanoseconds); with one
+ *       it is read with that {@code java.time} pattern ({@code Locale.ROOT}).
  *   <li>Text that holds only a date means midnight of that date.
  * </ul>
  *
  * <p>For valid input the result equals Flink's. Where Flink silently bends an impossible date (its
- * default parser turns {@code 2021-02-30} into {@code 2021-02-28}) this one fails: the default
- * form is resolved strictly. A text that cannot be read fails with a {@link PartitionTimeException}
+ * default parser turns {@code 2021-02-30} into {@code 2021-02-28}) this one fails: the default form
+ * is resolved strictly. A text that cannot be read fails with a {@link PartitionTimeException}
  * naming the text, the values, the pattern and the formatter.
  */
 public final class DefaultPartitionTimeExtractor implements PartitionTimeExtractor {
@@ -78,7 +78,8 @@ public final class DefaultPartitionTimeExtractor implements PartitionTimeExtract
    * @throws IllegalArgumentException if the formatter pattern is not a valid {@code java.time}
    *     pattern
    */
-  public DefaultPartitionTimeExtractor(@Nullable String pattern, @Nullable String formatterPattern) {
+  public DefaultPartitionTimeExtractor(
+      @Nullable String pattern, @Nullable String formatterPattern) {
     this.pattern = pattern;
     this.formatterPattern = formatterPattern;
     this.formatter =

@@ -22,25 +22,26 @@ import org.apache.beam.sdk.values.Row;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Derives partition values from an event-time column ({@code sink.partition-derive.time-column}) with
- * the time extractor's own {@code timestamp-pattern} and {@code timestamp-formatter}: the inverse of
- * {@link DefaultPartitionTimeExtractor}. Because the same two settings write the partition and read
- * its time back, a row can never land in a partition whose commit time disagrees with the row's time
- * (the classic mistake is a {@code DATE_FORMAT} in another zone or format than the extractor's).
+ * Derives partition values from an event-time column ({@code sink.partition-derive.time-column})
+ * with the time extractor's own {@code timestamp-pattern} and {@code timestamp-formatter}: the
+ * inverse of {@link DefaultPartitionTimeExtractor}. Because the same two settings write the
+ * partition and read its time back, a row can never land in a partition whose commit time disagrees
+ * with the row's time (the classic mistake is a {@code DATE_FORMAT} in another zone or format than
+ * the extractor's).
  *
  * <p>How: the event time (a TIMESTAMP as is; a TIMESTAMP_LTZ in {@code watermark-time-zone}) is
  * formatted with the formatter, and the text is cut into the values of the keys the pattern names
- * ({@link TimestampPattern#split}); literal digits of the pattern stand for the truncated fields. With
- * {@code $dt $hour:00:00} and no formatter, {@code 2020-05-20 12:34:56} gives {@code dt=2020-05-20},
- * {@code hour=12}. Without a formatter the text is {@code yyyy-MM-dd} when the pattern fits a bare
- * date (e.g. no pattern: {@code dt} is the date), else {@code yyyy-MM-dd HH:mm:ss}. Keys the pattern
- * does not name keep the row's own values.
+ * ({@link TimestampPattern#split}); literal digits of the pattern stand for the truncated fields.
+ * With {@code $dt $hour:00:00} and no formatter, {@code 2020-05-20 12:34:56} gives {@code
+ * dt=2020-05-20}, {@code hour=12}. Without a formatter the text is {@code yyyy-MM-dd} when the
+ * pattern fits a bare date (e.g. no pattern: {@code dt} is the date), else {@code yyyy-MM-dd
+ * HH:mm:ss}. Keys the pattern does not name keep the row's own values.
  *
  * <p>Construction checks the settings on sample times (one-digit fields included): every derived
  * value, written as its column type writes it, must read back through the extractor to a time at or
  * before the sample whose own derivation is the same values; otherwise it fails with a message that
- * says what to change (e.g. an INT {@code hour} written as {@code 5} that formatter {@code HH} cannot
- * read). A null event time derives null values (the default partition).
+ * says what to change (e.g. an INT {@code hour} written as {@code 5} that formatter {@code HH}
+ * cannot read). A null event time derives null values (the default partition).
  */
 public final class PartitionDeriver implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -59,10 +60,13 @@ public final class PartitionDeriver implements Serializable {
   private final List<String> partitionKeys;
   private final @Nullable String pattern;
   private final @Nullable String formatterPattern;
+
   /** The java.time pattern the event time is formatted with before it is cut into values. */
   private final String formatPattern;
+
   private final @Nullable String timeColumn;
   private final @Nullable ZoneId zone;
+
   /** Derived key → its column type, for {@link #apply}; empty when built without a schema. */
   private final LinkedHashMap<String, FieldType> keyTypes;
 
@@ -90,8 +94,8 @@ public final class PartitionDeriver implements Serializable {
 
   /**
    * The deriver of a table, if it sets {@code sink.partition-derive.time-column}; checks the column
-   * (a TIMESTAMP or TIMESTAMP_LTZ column that is not a partition key) and the settings, failing with
-   * a {@link TableDefinitionException}.
+   * (a TIMESTAMP or TIMESTAMP_LTZ column that is not a partition key) and the settings, failing
+   * with a {@link TableDefinitionException}.
    */
   public static Optional<PartitionDeriver> forTable(TableSpec table) {
     TableOptions options = table.options();
@@ -104,29 +108,53 @@ public final class PartitionDeriver implements Serializable {
     Schema schema = table.schema();
     if (table.partitionKeys().isEmpty()) {
       throw new TableDefinitionException(
-          "Option '" + key + "' = '" + name + "' needs a partitioned table; table `" + table.name()
+          "Option '"
+              + key
+              + "' = '"
+              + name
+              + "' needs a partitioned table; table `"
+              + table.name()
               + "` has no PARTITIONED BY");
     }
     if (!schema.hasField(name)) {
       throw new TableDefinitionException(
-          "Option '" + key + "' = '" + name + "' is not a column of table `" + table.name()
-              + "`; columns are " + schema.getFieldNames());
+          "Option '"
+              + key
+              + "' = '"
+              + name
+              + "' is not a column of table `"
+              + table.name()
+              + "`; columns are "
+              + schema.getFieldNames());
     }
     if (table.partitionKeys().contains(name) || table.metadataColumnNames().contains(name)) {
       throw new TableDefinitionException(
-          "Option '" + key + "' = '" + name + "' names a partition or metadata column; name the"
+          "Option '"
+              + key
+              + "' = '"
+              + name
+              + "' names a partition or metadata column; name the"
               + " data column that holds the event time");
     }
     ColumnType type = ColumnType.of(schema.getField(name).getType());
     if (type != ColumnType.TIMESTAMP && type != ColumnType.TIMESTAMP_LTZ) {
       throw new TableDefinitionException(
-          "Option '" + key + "' = '" + name + "' is a " + type + " column; partition values are"
+          "Option '"
+              + key
+              + "' = '"
+              + name
+              + "' is a "
+              + type
+              + " column; partition values are"
               + " derived from a TIMESTAMP or TIMESTAMP_LTZ column");
     }
     if (options.timeExtractorKind().equals("custom")) {
       throw new TableDefinitionException(
-          "Option '" + key + "' needs the default time extractor; a custom extractor ('"
-              + TableOptions.TIME_EXTRACTOR_KIND + "' = 'custom') cannot be inverted");
+          "Option '"
+              + key
+              + "' needs the default time extractor; a custom extractor ('"
+              + TableOptions.TIME_EXTRACTOR_KIND
+              + "' = 'custom') cannot be inverted");
     }
     String pattern = options.timestampPattern().orElse(null);
     String formatter = options.timestampFormatter().orElse(null);
@@ -147,8 +175,8 @@ public final class PartitionDeriver implements Serializable {
   }
 
   /**
-   * A deriver of partition value texts only (no column, no types): {@link #derive} works,
-   * {@link #apply} does not. Checks the settings like {@link #forTable}.
+   * A deriver of partition value texts only (no column, no types): {@link #derive} works, {@link
+   * #apply} does not. Checks the settings like {@link #forTable}.
    */
   public static PartitionDeriver of(
       List<String> partitionKeys, @Nullable String pattern, @Nullable String formatterPattern) {
@@ -170,7 +198,9 @@ public final class PartitionDeriver implements Serializable {
     }
     if (resolved.hasAdjacentKeys()) {
       throw new TableDefinitionException(
-          "Cannot derive partition values: " + where + " has two keys with nothing between them,"
+          "Cannot derive partition values: "
+              + where
+              + " has two keys with nothing between them,"
               + " so the text cannot be cut into values; put a separator between them (e.g. '$dt $hour:00:00')");
     }
     String formatPattern = formatterPattern;
@@ -180,13 +210,16 @@ public final class PartitionDeriver implements Serializable {
       formatPattern = resolved.split(dateText).isPresent() ? DATE_FORM : DATE_TIME_FORM;
     }
     PartitionDeriver deriver =
-        new PartitionDeriver(keys, pattern, formatterPattern, formatPattern, timeColumn, zone, types);
+        new PartitionDeriver(
+            keys, pattern, formatterPattern, formatPattern, timeColumn, zone, types);
     deriver.check();
     return deriver;
   }
 
   private static TimestampPattern resolve(List<String> keys, @Nullable String pattern) {
-    return pattern == null ? TimestampPattern.firstKey(keys) : TimestampPattern.parse(pattern, keys);
+    return pattern == null
+        ? TimestampPattern.firstKey(keys)
+        : TimestampPattern.parse(pattern, keys);
   }
 
   /** The partition keys whose values are derived, in pattern order. */
@@ -239,7 +272,10 @@ public final class PartitionDeriver implements Serializable {
       return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone);
     }
     throw new IllegalArgumentException(
-        "Event time column value " + columnValue + " of " + columnValue.getClass().getName()
+        "Event time column value "
+            + columnValue
+            + " of "
+            + columnValue.getClass().getName()
             + " is neither a TIMESTAMP (LocalDateTime) nor a TIMESTAMP_LTZ (org.joda.time.Instant)");
   }
 
@@ -282,7 +318,10 @@ public final class PartitionDeriver implements Serializable {
         texts = derive(sample);
       } catch (PartitionTimeException e) {
         throw new TableDefinitionException(
-            "Cannot derive partition values with " + where + ": " + e.getMessage()
+            "Cannot derive partition values with "
+                + where
+                + ": "
+                + e.getMessage()
                 + "; the pattern must describe the formatter's text with '$key' in place of values");
       }
       List<String> values = new ArrayList<>();
@@ -295,15 +334,31 @@ public final class PartitionDeriver implements Serializable {
             written = PartitionValues.format(PartitionValues.parse(text, type), type);
           } catch (IllegalArgumentException e) {
             throw new TableDefinitionException(
-                "Cannot derive partition column '" + key + "' with " + where + ": derived value '"
-                    + text + "' does not fit its type: " + e.getMessage());
+                "Cannot derive partition column '"
+                    + key
+                    + "' with "
+                    + where
+                    + ": derived value '"
+                    + text
+                    + "' does not fit its type: "
+                    + e.getMessage());
           }
           if (!written.equals(text) && !readsBackTheSame(extractor, texts, key, written)) {
             throw new TableDefinitionException(
-                "Cannot derive partition column '" + key + "' with " + where + ": derived value '"
-                    + text + "' is written as '" + written + "' by its column type "
-                    + ColumnType.of(type) + ", which the extractor reads back differently;"
-                    + " declare '" + key + "' as STRING");
+                "Cannot derive partition column '"
+                    + key
+                    + "' with "
+                    + where
+                    + ": derived value '"
+                    + text
+                    + "' is written as '"
+                    + written
+                    + "' by its column type "
+                    + ColumnType.of(type)
+                    + ", which the extractor reads back differently;"
+                    + " declare '"
+                    + key
+                    + "' as STRING");
           }
           text = written;
         }
@@ -314,20 +369,33 @@ public final class PartitionDeriver implements Serializable {
         back = extractor.extract(partitionKeys, values);
       } catch (RuntimeException e) {
         throw new TableDefinitionException(
-            "Cannot derive partition values with " + where + ": the derived values " + texts
-                + " do not read back as a time: " + e.getMessage());
+            "Cannot derive partition values with "
+                + where
+                + ": the derived values "
+                + texts
+                + " do not read back as a time: "
+                + e.getMessage());
       }
       if (back.isAfter(sample) || !derive(back).equals(texts)) {
         throw new TableDefinitionException(
-            "Cannot derive partition values with " + where + ": event time " + sample
-                + " gives " + texts + ", which reads back as " + back
+            "Cannot derive partition values with "
+                + where
+                + ": event time "
+                + sample
+                + " gives "
+                + texts
+                + ", which reads back as "
+                + back
                 + "; the pattern's literal parts must only truncate the time (e.g. ':00:00')");
       }
     }
   }
 
   private boolean readsBackTheSame(
-      DefaultPartitionTimeExtractor extractor, Map<String, String> texts, String key, String written) {
+      DefaultPartitionTimeExtractor extractor,
+      Map<String, String> texts,
+      String key,
+      String written) {
     List<String> asDerived = new ArrayList<>();
     List<String> asWritten = new ArrayList<>();
     for (String k : partitionKeys) {
@@ -336,7 +404,9 @@ public final class PartitionDeriver implements Serializable {
       asWritten.add(k.equals(key) ? written : text);
     }
     try {
-      return extractor.extract(partitionKeys, asDerived).equals(extractor.extract(partitionKeys, asWritten));
+      return extractor
+          .extract(partitionKeys, asDerived)
+          .equals(extractor.extract(partitionKeys, asWritten));
     } catch (RuntimeException e) {
       return false;
     }

@@ -9,8 +9,8 @@ import java.lang.reflect.Modifier;
 /**
  * The partition time extractor a table's options ask for: {@code partition.time-extractor.kind}
  * {@code default} ({@link DefaultPartitionTimeExtractor} with the {@code timestamp-pattern} and
- * {@code timestamp-formatter}) or {@code custom} (the class named by
- * {@code partition.time-extractor.class}, created with its public no-argument constructor).
+ * {@code timestamp-formatter}) or {@code custom} (the class named by {@code
+ * partition.time-extractor.class}, created with its public no-argument constructor).
  */
 public final class PartitionTimeExtractors {
   private PartitionTimeExtractors() {}
@@ -51,24 +51,41 @@ public final class PartitionTimeExtractors {
     Class<?> loaded = load(name, type, optionKey);
     if (!type.isAssignableFrom(loaded)) {
       throw new TableDefinitionException(
-          "Class '" + name + "' of option '" + optionKey + "' does not implement " + type.getName());
+          "Class '"
+              + name
+              + "' of option '"
+              + optionKey
+              + "' does not implement "
+              + type.getName());
     }
     if (Modifier.isAbstract(loaded.getModifiers()) || !Modifier.isPublic(loaded.getModifiers())) {
       throw new TableDefinitionException(
-          "Class '" + name + "' of option '" + optionKey + "' must be a public, non-abstract class");
+          "Class '"
+              + name
+              + "' of option '"
+              + optionKey
+              + "' must be a public, non-abstract class");
     }
     Constructor<?> constructor;
     try {
       constructor = loaded.getConstructor();
     } catch (NoSuchMethodException e) {
       throw new TableDefinitionException(
-          "Class '" + name + "' of option '" + optionKey + "' has no public no-argument constructor");
+          "Class '"
+              + name
+              + "' of option '"
+              + optionKey
+              + "' has no public no-argument constructor");
     }
     try {
       return type.cast(constructor.newInstance());
     } catch (InvocationTargetException e) {
       throw new TableDefinitionException(
-          "Class '" + name + "' of option '" + optionKey + "' failed in its constructor: "
+          "Class '"
+              + name
+              + "' of option '"
+              + optionKey
+              + "' failed in its constructor: "
               + e.getCause(),
           e.getCause());
     } catch (ReflectiveOperationException | RuntimeException e) {

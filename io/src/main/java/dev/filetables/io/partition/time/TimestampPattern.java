@@ -13,13 +13,15 @@ import java.util.regex.Pattern;
  * against the table's partition keys into literal text and key references.
  *
  * <p>Unlike Flink (which runs {@code String.replaceAll("\\$" + key, value)} once per key) this is
- * plain text substitution in one pass: a value containing {@code $1} or {@code \} is inserted as is,
- * a value is never substituted again, and at each {@code $} the <em>longest</em> partition key that
- * follows is taken, so {@code $dt} is never read as {@code $d} + {@code t}. A {@code $} not followed
- * by a partition key stays literal text.
+ * plain text substitution in one pass: a value containing {@code $1} or {@code \} is inserted as
+ * is, a value is never substituted again, and at each {@code $} the <em>longest</em> partition key
+ * that follows is taken, so {@code $dt} is never read as {@code $d} + {@code t}. A {@code $} not
+ * followed by a partition key stays literal text.
  */
 final class TimestampPattern {
-  /** One piece of a pattern: literal text, or the value of the partition key at {@code keyIndex}. */
+  /**
+   * One piece of a pattern: literal text, or the value of the partition key at {@code keyIndex}.
+   */
   private static final class Piece {
     final String literal;
     final int keyIndex;

@@ -28,7 +28,10 @@ class ParquetRowWriterTest {
       long largestMeasured = 0;
       int lastExact = 0;
       for (int i = 1; i <= 50_000; i++) {
-        writer.write(Row.withSchema(SCHEMA).addValues(random.nextLong(), "name " + random.nextInt(1000)).build());
+        writer.write(
+            Row.withSchema(SCHEMA)
+                .addValues(random.nextLong(), "name " + random.nextInt(1000))
+                .build());
         long estimate = writer.estimatedSize();
         long measured = writer.measuredSize();
         largestMeasured = Math.max(largestMeasured, measured);

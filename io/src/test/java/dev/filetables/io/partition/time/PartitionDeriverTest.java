@@ -31,15 +31,20 @@ class PartitionDeriverTest {
   @Test
   void hourlyPatternCutsDateAndHour() {
     PartitionDeriver deriver = PartitionDeriver.of(DT_HOUR, "$dt $hour:00:00", null);
-    assertEquals(Map.of("dt", "2020-05-20", "hour", "12"), deriver.derive(LocalDateTime.of(2020, 5, 20, 12, 34, 56)));
-    assertEquals(Map.of("dt", "2021-03-04", "hour", "05"), deriver.derive(LocalDateTime.of(2021, 3, 4, 5, 6, 7)));
+    assertEquals(
+        Map.of("dt", "2020-05-20", "hour", "12"),
+        deriver.derive(LocalDateTime.of(2020, 5, 20, 12, 34, 56)));
+    assertEquals(
+        Map.of("dt", "2021-03-04", "hour", "05"),
+        deriver.derive(LocalDateTime.of(2021, 3, 4, 5, 6, 7)));
     assertEquals(DT_HOUR, deriver.derivedKeys());
   }
 
   @Test
   void noPatternDerivesTheFirstKeyAsADate() {
     PartitionDeriver deriver = PartitionDeriver.of(List.of("dt", "country"), null, null);
-    assertEquals(Map.of("dt", "2020-05-20"), deriver.derive(LocalDateTime.of(2020, 5, 20, 23, 59, 59)));
+    assertEquals(
+        Map.of("dt", "2020-05-20"), deriver.derive(LocalDateTime.of(2020, 5, 20, 23, 59, 59)));
     assertEquals(List.of("dt"), deriver.derivedKeys());
   }
 
@@ -47,7 +52,8 @@ class PartitionDeriverTest {
   void formatters() {
     assertEquals(
         Map.of("dt", "20200520"),
-        PartitionDeriver.of(List.of("dt"), null, "yyyyMMdd").derive(LocalDateTime.of(2020, 5, 20, 8, 0)));
+        PartitionDeriver.of(List.of("dt"), null, "yyyyMMdd")
+            .derive(LocalDateTime.of(2020, 5, 20, 8, 0)));
     assertEquals(
         Map.of("date", "05-20-2020", "hour", "08"),
         PartitionDeriver.of(List.of("date", "hour"), "$date $hour:00:00", "MM-dd-yyyy HH:mm:ss")
@@ -60,7 +66,8 @@ class PartitionDeriverTest {
 
   @Test
   void derivedPartitionReadsBackAsTheTruncatedEventTime() {
-    DefaultPartitionTimeExtractor extractor = new DefaultPartitionTimeExtractor("$dt $hour:00:00", null);
+    DefaultPartitionTimeExtractor extractor =
+        new DefaultPartitionTimeExtractor("$dt $hour:00:00", null);
     PartitionDeriver deriver = PartitionDeriver.of(DT_HOUR, "$dt $hour:00:00", null);
     LocalDateTime t = LocalDateTime.of(2019, 12, 31, 0, 0);
     for (int i = 0; i < 2000; i++, t = t.plusMinutes(37).plusSeconds(11)) {
@@ -92,16 +99,19 @@ class PartitionDeriverTest {
   void settingsThatCannotRoundTripAreRejected() {
     TableDefinitionException adjacent =
         assertThrows(
-            TableDefinitionException.class, () -> PartitionDeriver.of(DT_HOUR, "$dt$hour", "yyyyMMddHH"));
+            TableDefinitionException.class,
+            () -> PartitionDeriver.of(DT_HOUR, "$dt$hour", "yyyyMMddHH"));
     assertTrue(adjacent.getMessage().contains("separator"), adjacent.getMessage());
 
     TableDefinitionException notTruncating =
         assertThrows(
-            TableDefinitionException.class, () -> PartitionDeriver.of(DT_HOUR, "$dt $hour:30:00", null));
+            TableDefinitionException.class,
+            () -> PartitionDeriver.of(DT_HOUR, "$dt $hour:30:00", null));
     assertTrue(notTruncating.getMessage().contains("reads back as"), notTruncating.getMessage());
 
     TableDefinitionException noFit =
-        assertThrows(TableDefinitionException.class, () -> PartitionDeriver.of(DT_HOUR, "$dt T$hour", null));
+        assertThrows(
+            TableDefinitionException.class, () -> PartitionDeriver.of(DT_HOUR, "$dt T$hour", null));
     assertTrue(noFit.getMessage().contains("does not fit"), noFit.getMessage());
   }
 
@@ -131,7 +141,9 @@ class PartitionDeriverTest {
     assertEquals(LocalDate.of(2020, 5, 20), derived.getLogicalTypeValue("dt", LocalDate.class));
     assertEquals(5, derived.getInt32("hour"));
     assertEquals(1L, derived.getInt64("id"));
-    Row nullTime = deriver.apply(Row.withSchema(schema).addValues(2L, null, LocalDate.of(2000, 1, 1), 3).build());
+    Row nullTime =
+        deriver.apply(
+            Row.withSchema(schema).addValues(2L, null, LocalDate.of(2000, 1, 1), 3).build());
     assertNull(nullTime.getValue("dt"));
     assertNull(nullTime.getValue("hour"));
   }
@@ -147,7 +159,8 @@ class PartitionDeriverTest {
     TableDefinitionException e =
         assertThrows(
             TableDefinitionException.class,
-            () -> PartitionDeriver.forTable(table(schema, "$dt $hour:00:00", "yyyy-MM-dd HH:mm:ss")));
+            () ->
+                PartitionDeriver.forTable(table(schema, "$dt $hour:00:00", "yyyy-MM-dd HH:mm:ss")));
     assertTrue(e.getMessage().contains("declare 'hour' as STRING"), e.getMessage());
 
     Schema strings =
@@ -157,17 +170,24 @@ class PartitionDeriverTest {
             .addNullableField("hour", FieldType.STRING)
             .build();
     PartitionDeriver deriver =
-        PartitionDeriver.forTable(table(strings, "$dt $hour:00:00", "yyyy-MM-dd HH:mm:ss")).orElseThrow();
-    Row row = Row.withSchema(strings).addValues(LocalDateTime.of(2020, 5, 20, 5, 59), null, null).build();
+        PartitionDeriver.forTable(table(strings, "$dt $hour:00:00", "yyyy-MM-dd HH:mm:ss"))
+            .orElseThrow();
+    Row row =
+        Row.withSchema(strings).addValues(LocalDateTime.of(2020, 5, 20, 5, 59), null, null).build();
     assertEquals("05", deriver.apply(row).getString("hour"));
   }
 
   @Test
   void columnMustBeATimestamp() {
     Schema schema =
-        Schema.builder().addNullableField("ts", FieldType.STRING).addNullableField("dt", FieldType.STRING).build();
+        Schema.builder()
+            .addNullableField("ts", FieldType.STRING)
+            .addNullableField("dt", FieldType.STRING)
+            .build();
     TableDefinitionException e =
-        assertThrows(TableDefinitionException.class, () -> PartitionDeriver.forTable(table(schema, null, null)));
+        assertThrows(
+            TableDefinitionException.class,
+            () -> PartitionDeriver.forTable(table(schema, null, null)));
     assertTrue(e.getMessage().contains("TIMESTAMP or TIMESTAMP_LTZ"), e.getMessage());
   }
 
@@ -179,7 +199,8 @@ class PartitionDeriverTest {
     options.put(TableOptions.PARTITION_DERIVE_TIME_COLUMN, "ts");
     options.put(TableOptions.TIME_EXTRACTOR_KIND, "custom");
     options.put(TableOptions.TIME_EXTRACTOR_CLASS, "x.Y");
-    TableDefinitionException e = assertThrows(TableDefinitionException.class, () -> TableOptions.of(options));
+    TableDefinitionException e =
+        assertThrows(TableDefinitionException.class, () -> TableOptions.of(options));
     assertTrue(e.getMessage().contains("cannot be inverted"), e.getMessage());
   }
 
@@ -187,7 +208,9 @@ class PartitionDeriverTest {
     Map<String, String> options = new LinkedHashMap<>();
     options.put("path", dir.toString());
     options.put("format", "csv");
-    options.put(TableOptions.PARTITION_DERIVE_TIME_COLUMN, schema.getField(0).getName().equals("id") ? "log_ts" : "ts");
+    options.put(
+        TableOptions.PARTITION_DERIVE_TIME_COLUMN,
+        schema.getField(0).getName().equals("id") ? "log_ts" : "ts");
     if (pattern != null) {
       options.put(TableOptions.TIME_EXTRACTOR_PATTERN, pattern);
     }

@@ -31,9 +31,14 @@ class PartitionTimeExtractorsTest {
   void defaultKindUsesPatternAndFormatter() {
     PartitionTimeExtractor extractor =
         PartitionTimeExtractors.fromOptions(
-            options(TableOptions.TIME_EXTRACTOR_PATTERN, "$dt", TableOptions.TIME_EXTRACTOR_FORMATTER, "yyyyMMdd"));
+            options(
+                TableOptions.TIME_EXTRACTOR_PATTERN,
+                "$dt",
+                TableOptions.TIME_EXTRACTOR_FORMATTER,
+                "yyyyMMdd"));
     assertInstanceOf(DefaultPartitionTimeExtractor.class, extractor);
-    assertEquals(LocalDateTime.of(2020, 5, 20, 0, 0), extractor.extract(List.of("dt"), List.of("20200520")));
+    assertEquals(
+        LocalDateTime.of(2020, 5, 20, 0, 0), extractor.extract(List.of("dt"), List.of("20200520")));
   }
 
   @Test
@@ -41,8 +46,10 @@ class PartitionTimeExtractorsTest {
     PartitionTimeExtractor extractor =
         PartitionTimeExtractors.fromOptions(
             options(
-                TableOptions.TIME_EXTRACTOR_KIND, "custom",
-                TableOptions.TIME_EXTRACTOR_CLASS, EpochDayExtractor.class.getName()));
+                TableOptions.TIME_EXTRACTOR_KIND,
+                "custom",
+                TableOptions.TIME_EXTRACTOR_CLASS,
+                EpochDayExtractor.class.getName()));
     assertEquals(LocalDateTime.of(1970, 1, 2, 0, 0), extractor.extract(List.of("d"), List.of("1")));
   }
 
@@ -53,10 +60,15 @@ class PartitionTimeExtractorsTest {
             TableDefinitionException.class,
             () ->
                 PartitionTimeExtractors.fromOptions(
-                    options(TableOptions.TIME_EXTRACTOR_KIND, "custom", TableOptions.TIME_EXTRACTOR_CLASS, "com.example.Nope")));
+                    options(
+                        TableOptions.TIME_EXTRACTOR_KIND,
+                        "custom",
+                        TableOptions.TIME_EXTRACTOR_CLASS,
+                        "com.example.Nope")));
     assertTrue(missing.getMessage().contains("'com.example.Nope'"), missing.getMessage());
     assertTrue(missing.getMessage().contains("cannot be loaded"), missing.getMessage());
-    assertTrue(missing.getMessage().contains(TableOptions.TIME_EXTRACTOR_CLASS), missing.getMessage());
+    assertTrue(
+        missing.getMessage().contains(TableOptions.TIME_EXTRACTOR_CLASS), missing.getMessage());
 
     TableDefinitionException wrongType =
         assertThrows(
@@ -64,8 +76,10 @@ class PartitionTimeExtractorsTest {
             () ->
                 PartitionTimeExtractors.fromOptions(
                     options(
-                        TableOptions.TIME_EXTRACTOR_KIND, "custom",
-                        TableOptions.TIME_EXTRACTOR_CLASS, NotAnExtractor.class.getName())));
+                        TableOptions.TIME_EXTRACTOR_KIND,
+                        "custom",
+                        TableOptions.TIME_EXTRACTOR_CLASS,
+                        NotAnExtractor.class.getName())));
     assertTrue(wrongType.getMessage().contains("does not implement"), wrongType.getMessage());
   }
 

@@ -14,11 +14,14 @@ class PartitionTimesTest {
   @Test
   void sameLocalTimeIsEightHoursEarlierInShanghai() {
     LocalDateTime noon = LocalDateTime.of(2020, 5, 20, 12, 0);
-    assertEquals(Instant.parse("2020-05-20T12:00:00Z"), PartitionTimes.toInstant(noon, ZoneId.of("UTC")));
     assertEquals(
-        Instant.parse("2020-05-20T04:00:00Z"), PartitionTimes.toInstant(noon, ZoneId.of("Asia/Shanghai")));
+        Instant.parse("2020-05-20T12:00:00Z"), PartitionTimes.toInstant(noon, ZoneId.of("UTC")));
     assertEquals(
-        Instant.parse("2020-05-20T04:00:00Z"), PartitionTimes.toInstant(noon, ZoneId.of("GMT+08:00")));
+        Instant.parse("2020-05-20T04:00:00Z"),
+        PartitionTimes.toInstant(noon, ZoneId.of("Asia/Shanghai")));
+    assertEquals(
+        Instant.parse("2020-05-20T04:00:00Z"),
+        PartitionTimes.toInstant(noon, ZoneId.of("GMT+08:00")));
   }
 
   @Test
@@ -46,11 +49,14 @@ class PartitionTimesTest {
   @Test
   void hourlyPartitionTimesStayOrderedAcrossDaylightSaving() {
     for (LocalDateTime day :
-        new LocalDateTime[] {LocalDateTime.of(2021, 3, 14, 0, 0), LocalDateTime.of(2021, 11, 7, 0, 0)}) {
+        new LocalDateTime[] {
+          LocalDateTime.of(2021, 3, 14, 0, 0), LocalDateTime.of(2021, 11, 7, 0, 0)
+        }) {
       long previous = Long.MIN_VALUE;
       for (int hour = 0; hour < 24; hour++) {
         long millis = PartitionTimes.toEpochMillis(day.withHour(hour), NEW_YORK);
-        // spring: hour 2 does not exist and commits with hour 3; never does a later hour commit first
+        // spring: hour 2 does not exist and commits with hour 3; never does a later hour commit
+        // first
         assertTrue(millis >= previous, day.toLocalDate() + " hour " + hour);
         previous = millis;
       }

@@ -33,12 +33,13 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * its keyed state then ({@link GroupFilesFn} has the exactly-once argument; {@link
  * PartitionCompactor} the idempotence of one publication).
  *
- * Files are merged without decoding where the format allows ({@link FileMergers}: byte
+ * <p>Files are merged without decoding where the format allows ({@link FileMergers}: byte
  * concatenation for csv and json, block copy for Avro, row-group copy for Parquet). Input files
  * stay hidden until their group's merged file is visible, so the partition commit, which waits for
  * every hidden file of the write in the partition, commits a partition only after its compaction.
  */
-public final class AutoCompaction extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
+public final class AutoCompaction
+    extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;
 
   private final TableSpec table;
@@ -79,7 +80,8 @@ public final class AutoCompaction extends PTransform<PCollection<WrittenFile>, P
         .apply(
             "ByPartition",
             MapElements.into(
-                    TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptor.of(WrittenFile.class)))
+                    TypeDescriptors.kvs(
+                        TypeDescriptors.strings(), TypeDescriptor.of(WrittenFile.class)))
                 .via((WrittenFile file) -> KV.of(file.partitionPath(), file)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenFileCoder.of()))
         .apply(name, ParDo.of(step))

@@ -14,11 +14,13 @@ import org.apache.beam.sdk.values.PCollection;
  * </pre>
  *
  * The same keyed step as {@link AutoCompaction} with every file its own group and no merge ({@link
- * GroupFilesFn#eachFileAlone}, which has the exactly-once argument): no {@code @RequiresStableInput}
- * step, which Beam 2.62's Flink runner can release before the checkpoint holding it completes after
- * a restore. Pending files hold the step's output watermark until they are published.
+ * GroupFilesFn#eachFileAlone}, which has the exactly-once argument): no
+ * {@code @RequiresStableInput} step, which Beam 2.62's Flink runner can release before the
+ * checkpoint holding it completes after a restore. Pending files hold the step's output watermark
+ * until they are published.
  */
-public final class DurablePublish extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
+public final class DurablePublish
+    extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;
 
   private final String writeUuid;
@@ -34,9 +36,9 @@ public final class DurablePublish extends PTransform<PCollection<WrittenFile>, P
   }
 
   /**
-   * How often pending files are checked for durability: about ten times per checkpoint interval
-   * and at least every 200 ms, since a file's visibility waits for the first poll after its
-   * checkpoint completed (a check reads the key's few waiting names).
+   * How often pending files are checked for durability: about ten times per checkpoint interval and
+   * at least every 200 ms, since a file's visibility waits for the first poll after its checkpoint
+   * completed (a check reads the key's few waiting names).
    */
   static long pollMillis(long commitInterval) {
     return commitInterval <= 0 ? 0 : Math.max(50, Math.min(200, commitInterval / 10));

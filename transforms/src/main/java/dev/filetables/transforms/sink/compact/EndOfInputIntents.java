@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
 /**
  * End-of-input intents of the streaming sink on Flink: the groups of hidden files that the last
  * stretch of a finite stream publishes at the job's final checkpoint ({@link GroupFilesFn}), kept
- * in a hidden file of the partition directory ({@link IntentFileName}) so that the post-job
- * publish ({@link #recover}) can finish what the final checkpoint's callback did not.
+ * in a hidden file of the partition directory ({@link IntentFileName}) so that the post-job publish
+ * ({@link #recover}) can finish what the final checkpoint's callback did not.
  *
  * <p>Format: JSON, written atomically (temporary name, then rename):
  *
@@ -105,14 +105,20 @@ public final class EndOfInputIntents {
 
   /**
    * Writes the intent of {@code groups} (hidden files of one partition directory {@code dir}) and
-   * returns its path; the name's time is later than that of every intent written before in this JVM.
+   * returns its path; the name's time is later than that of every intent written before in this
+   * JVM.
    */
   static Path write(
-      Path dir, String writeUuid, String partitionPath, boolean merge, List<List<WrittenFile>> groups)
+      Path dir,
+      String writeUuid,
+      String partitionPath,
+      boolean merge,
+      List<List<WrittenFile>> groups)
       throws IOException {
     long millis = LAST_MILLIS.updateAndGet(last -> Math.max(System.currentTimeMillis(), last + 1));
     String name =
-        IntentFileName.of(writeUuid, millis, UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+        IntentFileName.of(
+            writeUuid, millis, UUID.randomUUID().toString().replace("-", "").substring(0, 12));
     ObjectNode root = JSON.createObjectNode();
     root.put("format", FORMAT);
     root.put("writeUuid", writeUuid);
@@ -149,11 +155,16 @@ public final class EndOfInputIntents {
     try {
       root = JSON.readTree(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IOException("End-of-input intent " + file + " is not valid JSON: " + e.getOriginalMessage(), e);
+      throw new IOException(
+          "End-of-input intent " + file + " is not valid JSON: " + e.getOriginalMessage(), e);
     }
     if (root == null || root.path("format").asInt(-1) != FORMAT || !root.path("groups").isArray()) {
       throw new IOException(
-          "End-of-input intent " + file + " has an unknown format (expected \"format\" : " + FORMAT + ")");
+          "End-of-input intent "
+              + file
+              + " has an unknown format (expected \"format\" : "
+              + FORMAT
+              + ")");
     }
     Path dir = file.getParent();
     String partition = root.path("partition").asText();
@@ -163,7 +174,8 @@ public final class EndOfInputIntents {
       for (JsonNode f : groupNode) {
         String name = f.path("name").asText();
         if (!PartFileName.isInProgress(name) || name.contains("/")) {
-          throw new IOException("End-of-input intent " + file + " names '" + name + "', not a hidden part file");
+          throw new IOException(
+              "End-of-input intent " + file + " names '" + name + "', not a hidden part file");
         }
         group.add(
             WrittenFile.of(
@@ -195,13 +207,15 @@ public final class EndOfInputIntents {
    * @param afterGroup called after each published group (failure injection in tests)
    */
   static List<WrittenFile> complete(
-      Intent intent, @Nullable PartitionCompactor compactor, AfterGroup afterGroup) throws IOException {
+      Intent intent, @Nullable PartitionCompactor compactor, AfterGroup afterGroup)
+      throws IOException {
     if (intent.merge && compactor == null) {
       throw new IllegalArgumentException(intent.file + " merges its groups: a compactor is needed");
     }
     List<WrittenFile> visible = new ArrayList<>();
     for (List<WrittenFile> group : intent.groups) {
-      visible.addAll(intent.merge ? compactor.compact(group) : PartitionCompactor.publishAlone(group));
+      visible.addAll(
+          intent.merge ? compactor.compact(group) : PartitionCompactor.publishAlone(group));
       afterGroup.published(intent.file);
     }
     FileOps.deleteQuietly(intent.file);
@@ -215,7 +229,8 @@ public final class EndOfInputIntents {
   }
 
   /** What {@link #complete} would return, without changing anything. */
-  static List<WrittenFile> preview(Intent intent, @Nullable PartitionCompactor compactor) throws IOException {
+  static List<WrittenFile> preview(Intent intent, @Nullable PartitionCompactor compactor)
+      throws IOException {
     List<WrittenFile> visible = new ArrayList<>();
     for (List<WrittenFile> group : intent.groups) {
       visible.addAll(intent.merge && compactor != null ? compactor.preview(group) : renamed(group));
@@ -228,7 +243,10 @@ public final class EndOfInputIntents {
     List<WrittenFile> visible = new ArrayList<>(group.size());
     for (WrittenFile file : group) {
       Path path = Path.of(file.path());
-      visible.add(file.withPath(path.resolveSibling(PartFileName.visibleOf(path.getFileName().toString())).toString()));
+      visible.add(
+          file.withPath(
+              path.resolveSibling(PartFileName.visibleOf(path.getFileName().toString()))
+                  .toString()));
     }
     return visible;
   }
@@ -251,14 +269,16 @@ public final class EndOfInputIntents {
   }
 
   /**
-   * Deletes the intents of {@code writeUuid} in {@code dir} except {@code keep}: intents of earlier,
-   * failed attempts, which the replay supersedes. Returns how many were deleted.
+   * Deletes the intents of {@code writeUuid} in {@code dir} except {@code keep}: intents of
+   * earlier, failed attempts, which the replay supersedes. Returns how many were deleted.
    */
   static int deleteOthers(Path dir, String writeUuid, @Nullable Path keep) throws IOException {
     int deleted = 0;
     for (Path intent : intentsOf(dir, writeUuid)) {
       if (!intent.equals(keep)) {
-        LOG.info("Deleting {}: the end-of-input intent of an earlier attempt, superseded by the replay", intent);
+        LOG.info(
+            "Deleting {}: the end-of-input intent of an earlier attempt, superseded by the replay",
+            intent);
         if (FileOps.deleteQuietly(intent)) {
           deleted++;
         }
@@ -328,25 +348,26 @@ public final class EndOfInputIntents {
           + " file(s) published"
           + (intent == null ? "" : " from " + intent.getFileName())
           + (olderIntents > 0 ? ", " + olderIntents + " older intent(s) deleted" : "")
-          + (abortedFiles.isEmpty() ? "" : ", " + abortedFiles.size() + " aborted hidden file(s) deleted");
+          + (abortedFiles.isEmpty()
+              ? ""
+              : ", " + abortedFiles.size() + " aborted hidden file(s) deleted");
     }
   }
 
   /**
    * The post-job publish: finishes the end-of-input intents of {@code writeUuid} (every write when
-   * null) under the table's root. <b>Only safe once the writing job has ended for good</b>
-   * (not to be restored from a savepoint or checkpoint taken before its input ended): while it can
-   * still be restored, a restore could write the same rows again.
+   * null) under the table's root. <b>Only safe once the writing job has ended for good</b> (not to
+   * be restored from a savepoint or checkpoint taken before its input ended): while it can still be
+   * restored, a restore could write the same rows again.
    *
    * <p>Per partition directory the newest intent of the write wins (a failed attempt's intent is
    * always followed by a newer one of the replay, or removed by the replay's publish); it is
    * completed, idempotently, and older intents are deleted. Hidden files of the write in such a
    * partition that the newest intent does not name are left over from aborted attempts: deleted,
-   * never published. With {@code dryRun}
-   * nothing changes; the result says what would be done.
+   * never published. With {@code dryRun} nothing changes; the result says what would be done.
    */
-  public static List<RecoveredPartition> recover(TableSpec table, @Nullable String writeUuid, boolean dryRun)
-      throws IOException {
+  public static List<RecoveredPartition> recover(
+      TableSpec table, @Nullable String writeUuid, boolean dryRun) throws IOException {
     Path root = table.options().rootPath().toAbsolutePath().normalize();
     // write uuid -> partition directory -> its intents
     Map<String, Map<Path, List<Path>>> intents = new TreeMap<>();
@@ -357,7 +378,9 @@ public final class EndOfInputIntents {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
               String name = file.getFileName().toString();
-              if (writeUuid != null && IntentFileName.isTemporaryOfWrite(name, writeUuid) && !dryRun) {
+              if (writeUuid != null
+                  && IntentFileName.isTemporaryOfWrite(name, writeUuid)
+                  && !dryRun) {
                 LOG.info("Deleting {}: an end-of-input intent whose writing was interrupted", file);
                 FileOps.deleteQuietly(file);
               }
@@ -374,7 +397,8 @@ public final class EndOfInputIntents {
 
             @Override
             public FileVisitResult visitFileFailed(Path file, IOException e) {
-              LOG.warn("Skipping {} while looking for end-of-input intents: {}", file, e.toString());
+              LOG.warn(
+                  "Skipping {} while looking for end-of-input intents: {}", file, e.toString());
               return FileVisitResult.CONTINUE;
             }
           });
@@ -390,25 +414,44 @@ public final class EndOfInputIntents {
       for (Map.Entry<Path, List<Path>> partition : write.getValue().entrySet()) {
         Path dir = partition.getKey();
         List<Path> found = new ArrayList<>(partition.getValue());
-        found.sort((a, b) -> IntentFileName.NEWEST_FIRST.compare(a.getFileName().toString(), b.getFileName().toString()));
+        found.sort(
+            (a, b) ->
+                IntentFileName.NEWEST_FIRST.compare(
+                    a.getFileName().toString(), b.getFileName().toString()));
         Intent newest = read(found.get(0));
-        PartitionCompactor own = newest.merge ? new PartitionCompactor(uuid, compactorMerger(table)) : null;
+        PartitionCompactor own =
+            newest.merge ? new PartitionCompactor(uuid, compactorMerger(table)) : null;
         newest.groups.forEach(g -> g.forEach(f -> named.add(Path.of(f.path()))));
         List<WrittenFile> published;
         if (dryRun) {
           published = preview(newest, own);
         } else {
           for (Path older : found.subList(1, found.size())) {
-            LOG.info("Deleting {}: an older end-of-input intent, superseded by {}", older, found.get(0).getFileName());
+            LOG.info(
+                "Deleting {}: an older end-of-input intent, superseded by {}",
+                older,
+                found.get(0).getFileName());
             FileOps.deleteQuietly(older);
           }
           published = complete(newest, own, intent -> {});
-          LOG.info("Completed end-of-input intent {}: published {} file(s)", newest.file, published.size());
+          LOG.info(
+              "Completed end-of-input intent {}: published {} file(s)",
+              newest.file,
+              published.size());
         }
-        byDir.put(dir, new RecoveredPartition(uuid, relative(root, dir), newest.file, published, found.size() - 1, new ArrayList<>()));
+        byDir.put(
+            dir,
+            new RecoveredPartition(
+                uuid,
+                relative(root, dir),
+                newest.file,
+                published,
+                found.size() - 1,
+                new ArrayList<>()));
       }
       // hidden files of the write that no newest intent names, in the partitions that have one:
-      // aborted attempts' leftovers there. Elsewhere hidden files are left alone: they may belong to
+      // aborted attempts' leftovers there. Elsewhere hidden files are left alone: they may belong
+      // to
       // the open files of a stopped job that a savepoint will restore.
       for (Path hidden : FileOps.listHidden(root, uuid)) {
         if (named.contains(hidden)
@@ -422,10 +465,16 @@ public final class EndOfInputIntents {
         Path dir = hidden.getParent();
         RecoveredPartition partition =
             byDir.computeIfAbsent(
-                dir, d -> new RecoveredPartition(uuid, relative(root, d), null, List.of(), 0, new ArrayList<>()));
+                dir,
+                d ->
+                    new RecoveredPartition(
+                        uuid, relative(root, d), null, List.of(), 0, new ArrayList<>()));
         partition.abortedFiles.add(hidden);
         if (!dryRun) {
-          LOG.info("Deleting {}: a hidden file of write {} that no end-of-input intent publishes (aborted attempt)", hidden, uuid);
+          LOG.info(
+              "Deleting {}: a hidden file of write {} that no end-of-input intent publishes (aborted attempt)",
+              hidden,
+              uuid);
           FileOps.deleteQuietly(hidden);
         }
       }
@@ -439,14 +488,17 @@ public final class EndOfInputIntents {
    * part files and their segments, intents and interrupted intent writes. After a write's job has
    * ended and its post-job publish ran, there must be none: nothing will ever publish them.
    */
-  public static List<Path> hiddenFilesOf(TableSpec table, @Nullable String writeUuid) throws IOException {
+  public static List<Path> hiddenFilesOf(TableSpec table, @Nullable String writeUuid)
+      throws IOException {
     Path root = table.options().rootPath().toAbsolutePath().normalize();
     return FileOps.listFiles(root, name -> isHiddenOfWrite(name, writeUuid));
   }
 
   private static boolean isHiddenOfWrite(String name, @Nullable String writeUuid) {
     if (writeUuid == null) {
-      return PartFileName.isInProgress(name) || IntentFileName.isIntent(name) || isTemporaryIntent(name);
+      return PartFileName.isInProgress(name)
+          || IntentFileName.isIntent(name)
+          || isTemporaryIntent(name);
     }
     return (PartFileName.isInProgress(name) && name.contains("part-" + writeUuid))
         || IntentFileName.isOfWrite(name, writeUuid)
@@ -454,14 +506,18 @@ public final class EndOfInputIntents {
   }
 
   private static boolean isTemporaryIntent(String name) {
-    return name.endsWith(".tmp") && IntentFileName.isIntent(name.substring(0, name.length() - ".tmp".length()));
+    return name.endsWith(".tmp")
+        && IntentFileName.isIntent(name.substring(0, name.length() - ".tmp".length()));
   }
 
   private static dev.filetables.io.format.FileMerger compactorMerger(TableSpec table) {
     return FileMergers.of(FileFormats.of(table.options()), table.fileSchema());
   }
 
-  /** True if {@code hidden} is a segment (or other derived file) of the hidden part file {@code part}. */
+  /**
+   * True if {@code hidden} is a segment (or other derived file) of the hidden part file {@code
+   * part}.
+   */
   private static boolean isDerivedFrom(Path hidden, Path part) {
     if (!hidden.getParent().equals(part.getParent())) {
       return false;

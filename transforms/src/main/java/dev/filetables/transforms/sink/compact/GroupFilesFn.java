@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>its files add up to at least the target size ({@code compaction.file-size}), or
- *   <li>its oldest file has waited {@code compaction.max-delay} (a processing-time timer, so a quiet
- *       partition does not wait forever), or
+ *   <li>its oldest file has waited {@code compaction.max-delay} (a processing-time timer, so a
+ *       quiet partition does not wait forever), or
  *   <li>the input ends (an event-time timer at the end of the global window).
  * </ul>
  *
@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Exactly-once on Flink: publish only durable files, from keyed state</h2>
  *
- * A file's rows may be visible only once no restore can write them again, i.e. once the
- * checkpoint that holds the writer state in which the file is closed has completed. With aligned
+ * A file's rows may be visible only once no restore can write them again, i.e. once the checkpoint
+ * that holds the writer state in which the file is closed has completed. With aligned
  * (exactly-once) checkpoints, the checkpoint whose snapshot of this step comes after a file arrived
  * holds the writer's close of that file. So each pending file carries the {@link CommitMarks mark}
  * of the bundle it arrived in, a sealed group the latest mark of its files, and a sealed group is
@@ -84,18 +84,18 @@ import org.slf4j.LoggerFactory;
  *   <li>A published group holds only durably closed files: their rows are never written again, and
  *       the files never change. A file is in one place of the state at a time (pending or sealed).
  *   <li>After a failure, state is restored from a completed checkpoint C. A group published (in
- *       part) by the failed attempt has only files that arrived before C, and its seal came after
- *       C (else it would be in C, sealed), so at C all its files are pending, and the next seal
- *       after the restore holds all of them, possibly with more. The compactor is idempotent for
- *       that replay: files that a visible merged file (its sidecar) or their visible rename already
- *       hold are not merged again, a never published merged file of the group is deleted, the rest
- *       is merged under a name derived from its inputs.
- *   <li>A group is removed from state only after it is published; a failure in between publishes
- *       it again (idempotent) and emits its visible files again, which the partition commit
+ *       part) by the failed attempt has only files that arrived before C, and its seal came after C
+ *       (else it would be in C, sealed), so at C all its files are pending, and the next seal after
+ *       the restore holds all of them, possibly with more. The compactor is idempotent for that
+ *       replay: files that a visible merged file (its sidecar) or their visible rename already hold
+ *       are not merged again, a never published merged file of the group is deleted, the rest is
+ *       merged under a name derived from its inputs.
+ *   <li>A group is removed from state only after it is published; a failure in between publishes it
+ *       again (idempotent) and emits its visible files again, which the partition commit
  *       de-duplicates by path. Restored downstream state may have missed files the failed attempt
  *       emitted: the compactor returns the earlier visible files of a replayed group as well.
- *   <li>The partition commit waits while any hidden file of the write is in the partition, and
- *       gets every visible file of the group, so it commits a partition after its compaction.
+ *   <li>The partition commit waits while any hidden file of the write is in the partition, and gets
+ *       every visible file of the group, so it commits a partition after its compaction.
  * </ul>
  *
  * <h2>At the end of the input: two phases, at the job's final checkpoint</h2>
@@ -107,10 +107,10 @@ import org.slf4j.LoggerFactory;
  * checkpoints-after-tasks-finish, on by default), which the task waits for before it ends. So:
  *
  * <ol>
- *   <li><b>Prepare</b> (the timers): groups whose mark is durable are published as usual. The others
- *       are written into one intent file per partition ({@link EndOfInputIntents}; rewritten with
- *       all groups if a second timer of the key prepares more, deleting older intents of the write
- *       there), and the visible files they will become are emitted now ({@link
+ *   <li><b>Prepare</b> (the timers): groups whose mark is durable are published as usual. The
+ *       others are written into one intent file per partition ({@link EndOfInputIntents}; rewritten
+ *       with all groups if a second timer of the key prepares more, deleting older intents of the
+ *       write there), and the visible files they will become are emitted now ({@link
  *       PartitionCompactor#preview}: deterministic names; the partition commit waits while hidden
  *       files or an intent of the write are in the partition). They leave the state.
  *   <li><b>Publish</b> (one bundle-finalizer callback per instance, registered with the finalizer
@@ -136,10 +136,11 @@ import org.slf4j.LoggerFactory;
  *
  * The timers carry the smallest timestamp of the pending (or sealed) files as output timestamp,
  * which holds this step's output watermark there ({@code sealedEnd} holds at the same time as
- * {@code commit}): a partition-time commit downstream cannot pass rows still waiting here. A visible file is emitted at its group's timestamp: the pending hold (by
- * a timer) or the timestamp of the file that completed it (by size). Timers are released with
- * {@link TimerHolds} (on Flink {@code Timer.clear()} alone would keep the hold until the end of
- * the input), so every timer may fire with nothing to do and then does nothing.
+ * {@code commit}): a partition-time commit downstream cannot pass rows still waiting here. A
+ * visible file is emitted at its group's timestamp: the pending hold (by a timer) or the timestamp
+ * of the file that completed it (by size). Timers are released with {@link TimerHolds} (on Flink
+ * {@code Timer.clear()} alone would keep the hold until the end of the input), so every timer may
+ * fire with nothing to do and then does nothing.
  */
 final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private static final long serialVersionUID = 1L;
@@ -257,10 +258,10 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   }
 
   /**
-   * The publish step of the uncompacted sink: every file is sealed alone on arrival (target size
-   * 0) and published by a rename (its segments deleted) once durable. No directory is listed: a
-   * rename is idempotent by itself ({@link PartitionCompactor#publishAlone}), and without merging
-   * there are no merged files of earlier attempts to find.
+   * The publish step of the uncompacted sink: every file is sealed alone on arrival (target size 0)
+   * and published by a rename (its segments deleted) once durable. No directory is listed: a rename
+   * is idempotent by itself ({@link PartitionCompactor#publishAlone}), and without merging there
+   * are no merged files of earlier attempts to find.
    */
   static GroupFilesFn eachFileAlone(String writeUuid, long pollMillis) {
     return new GroupFilesFn(0, java.time.Duration.ZERO, writeUuid, null, pollMillis);
@@ -425,7 +426,8 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     }
     boolean draining = context.fireTimestamp().getMillis() > System.currentTimeMillis();
     if (draining) {
-      // the end of the input: durable groups are published, the others wait for the final checkpoint
+      // the end of the input: durable groups are published, the others wait for the final
+      // checkpoint
       List<KV<String, KV<Instant, List<WrittenFile>>>> all = new ArrayList<>();
       sealed.read().forEach(all::add);
       publishOrPrepare(all, held, out);
@@ -518,7 +520,9 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   }
 
   private void publish(
-      List<KV<Instant, List<WrittenFile>>> groups, Instant notBefore, OutputReceiver<WrittenFile> out)
+      List<KV<Instant, List<WrittenFile>>> groups,
+      Instant notBefore,
+      OutputReceiver<WrittenFile> out)
       throws IOException {
     for (KV<Instant, List<WrittenFile>> group : groups) {
       sweepEarlierIntents(directoryOf(group.getValue()));
@@ -538,9 +542,10 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
    * The end of the input (on Flink): groups whose files are durable are published now; the others
    * are <em>prepared</em>: an intent names them ({@link EndOfInputIntents}), the visible files they
    * will become are emitted (their names are deterministic), and the final checkpoint's callback
-   * publishes them ({@link #publishPrepared}). Until that checkpoint completes a failure restores an
-   * earlier one and nothing of the last stretch has become visible; after it, no restore can take
-   * the writers back. Where no checkpoint follows ({@code pollMillis == 0}) all are published now.
+   * publishes them ({@link #publishPrepared}). Until that checkpoint completes a failure restores
+   * an earlier one and nothing of the last stretch has become visible; after it, no restore can
+   * take the writers back. Where no checkpoint follows ({@code pollMillis == 0}) all are published
+   * now.
    */
   private void publishOrPrepare(
       List<KV<String, KV<Instant, List<WrittenFile>>>> marked,
@@ -554,8 +559,11 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       if (pollMillis == 0 || mark == null || marks.isDurable(mark)) {
         now.add(group.getValue());
       } else if (finalizer == null) {
-        // cannot happen: a mark of this instance was taken in @ProcessElement, which kept a finalizer
-        LOG.warn("No bundle finalizer to publish {} at the final checkpoint: published now", group.getValue().getValue());
+        // cannot happen: a mark of this instance was taken in @ProcessElement, which kept a
+        // finalizer
+        LOG.warn(
+            "No bundle finalizer to publish {} at the final checkpoint: published now",
+            group.getValue().getValue());
         now.add(group.getValue());
       } else {
         atFinalCheckpoint.add(group.getValue());
@@ -571,30 +579,41 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
 
   /** Writes the partition's intent for {@code groups} and emits the files they will become. */
   private void prepare(
-      List<KV<Instant, List<WrittenFile>>> groups, Instant notBefore, OutputReceiver<WrittenFile> out)
+      List<KV<Instant, List<WrittenFile>>> groups,
+      Instant notBefore,
+      OutputReceiver<WrittenFile> out)
       throws IOException {
     List<WrittenFile> first = groups.get(0).getValue();
     Path dir = directoryOf(first);
-    Prepared partition = prepared.computeIfAbsent(dir, d -> new Prepared(first.get(0).partitionPath()));
+    Prepared partition =
+        prepared.computeIfAbsent(dir, d -> new Prepared(first.get(0).partitionPath()));
     groups.forEach(group -> partition.groups.add(group.getValue()));
-    // one intent per partition and attempt: a second end timer of the key rewrites it with all groups
+    // one intent per partition and attempt: a second end timer of the key rewrites it with all
+    // groups
     Path intent =
-        EndOfInputIntents.write(dir, writeUuid, partition.partitionPath, compactor != null, partition.groups);
+        EndOfInputIntents.write(
+            dir, writeUuid, partition.partitionPath, compactor != null, partition.groups);
     partition.intent = intent;
     EndOfInputIntents.deleteOthers(dir, writeUuid, intent); // ours before, and earlier attempts'
     swept.add(dir);
-    CompactionFailpoints.reached(CompactionFailpoints.Point.END_OF_INPUT_PREPARED, intent.toString());
+    CompactionFailpoints.reached(
+        CompactionFailpoints.Point.END_OF_INPUT_PREPARED, intent.toString());
     if (!callbackRegistered) {
       // collected by the next snapshot (the final checkpoint), run when it completes
       Objects.requireNonNull(finalizer, "bundle finalizer")
-          .afterBundleCommit(
-              Instant.now().plus(Duration.standardDays(7)), this::publishPrepared);
+          .afterBundleCommit(Instant.now().plus(Duration.standardDays(7)), this::publishPrepared);
       callbackRegistered = true;
     }
-    LOG.debug("Prepared {} group(s) of {} for the final checkpoint ({})", groups.size(), dir, intent.getFileName());
+    LOG.debug(
+        "Prepared {} group(s) of {} for the final checkpoint ({})",
+        groups.size(),
+        dir,
+        intent.getFileName());
     for (KV<Instant, List<WrittenFile>> group : groups) {
       List<WrittenFile> visible =
-          compactor == null ? EndOfInputIntents.renamed(group.getValue()) : compactor.preview(group.getValue());
+          compactor == null
+              ? EndOfInputIntents.renamed(group.getValue())
+              : compactor.preview(group.getValue());
       Instant at = group.getKey().isBefore(notBefore) ? notBefore : group.getKey();
       for (WrittenFile file : visible) {
         out.outputWithTimestamp(file, at);
@@ -603,8 +622,8 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   }
 
   /**
-   * The final checkpoint completed: publishes every prepared group and deletes the intents. Runs
-   * on the task's thread before the task ends; a failure here is not retried by the runner (the
+   * The final checkpoint completed: publishes every prepared group and deletes the intents. Runs on
+   * the task's thread before the task ends; a failure here is not retried by the runner (the
    * intents stay for the post-job publish, {@link EndOfInputIntents#recover}).
    */
   private void publishPrepared() throws IOException {
@@ -614,9 +633,12 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
           EndOfInputIntents.complete(
               intent,
               compactor,
-              path -> CompactionFailpoints.reached(CompactionFailpoints.Point.END_OF_INPUT_PUBLISHED, path.toString()));
+              path ->
+                  CompactionFailpoints.reached(
+                      CompactionFailpoints.Point.END_OF_INPUT_PUBLISHED, path.toString()));
       prepared.remove(entry.getKey());
-      LOG.debug("Published {} file(s) of {} at the final checkpoint", visible.size(), entry.getKey());
+      LOG.debug(
+          "Published {} file(s) of {} at the final checkpoint", visible.size(), entry.getKey());
     }
   }
 

@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  *       published.
  *   <li>An input that a visible merged file names, or whose visible rename exists, is done: it is
  *       not merged again (what is left of it is deleted), and the visible file is returned again
- *       (the step after a restore has forgotten it). So a replay never merges a subset into a second
- *       output, and a group re-formed with more files merges only the files not yet published.
+ *       (the step after a restore has forgotten it). So a replay never merges a subset into a
+ *       second output, and a group re-formed with more files merges only the files not yet
+ *       published.
  *   <li>A hidden merged file of this write (and a sidecar without visible merged file) is left over
  *       from a failed attempt: a partition's groups are compacted one at a time by one keyed step,
  *       each published before the next starts. It is deleted, so nothing hidden is left behind when
@@ -88,22 +89,32 @@ final class PartitionCompactor {
     }
     for (String mergedName : plan.mergedBefore) {
       if (!plan.reportable(mergedName)) {
-        LOG.warn("{} holds files of a group in {} and others ({}): not reported again",
-            mergedName, plan.dir, plan.listing.inputsOf.get(mergedName));
+        LOG.warn(
+            "{} holds files of a group in {} and others ({}): not reported again",
+            mergedName,
+            plan.dir,
+            plan.listing.inputsOf.get(mergedName));
       }
     }
     if (plan.remaining.size() < group.size()) {
-      LOG.info("{} of {} files of a group in {} were published by an earlier attempt",
-          group.size() - plan.remaining.size(), group.size(), plan.dir);
+      LOG.info(
+          "{} of {} files of a group in {} were published by an earlier attempt",
+          group.size() - plan.remaining.size(),
+          group.size(),
+          plan.dir);
     }
     for (Path garbage : plan.listing.unpublished) {
-      LOG.info("Deleting {}: an earlier attempt merged files of this partition but never published it", garbage);
+      LOG.info(
+          "Deleting {}: an earlier attempt merged files of this partition but never published it",
+          garbage);
       FileOps.deleteQuietly(garbage);
     }
     List<WrittenFile> published = plan.publishedBefore();
     if (!plan.remaining.isEmpty()) {
       published.add(
-          plan.remaining.size() == 1 ? rename(plan.remaining.get(0)) : merge(plan.dir, plan.remaining));
+          plan.remaining.size() == 1
+              ? rename(plan.remaining.get(0))
+              : merge(plan.dir, plan.remaining));
     }
     return published;
   }
@@ -111,16 +122,20 @@ final class PartitionCompactor {
   /**
    * The visible files {@link #compact} will return for {@code group} if nothing else changes the
    * directory before: those earlier attempts published, and the one it will publish (its
-   * deterministic name: the rename of a single input, or the merged name derived from the inputs;
-   * a merged file's size is the sum of its inputs' until it exists). Changes nothing.
+   * deterministic name: the rename of a single input, or the merged name derived from the inputs; a
+   * merged file's size is the sum of its inputs' until it exists). Changes nothing.
    */
   List<WrittenFile> preview(List<WrittenFile> group) throws IOException {
     Plan plan = plan(group);
     List<WrittenFile> visible = plan.publishedBefore();
     if (plan.remaining.size() == 1) {
       WrittenFile only = plan.remaining.get(0);
-      visible.add(only.withPath(Path.of(only.path()).resolveSibling(
-          PartFileName.visibleOf(Path.of(only.path()).getFileName().toString())).toString()));
+      visible.add(
+          only.withPath(
+              Path.of(only.path())
+                  .resolveSibling(
+                      PartFileName.visibleOf(Path.of(only.path()).getFileName().toString()))
+                  .toString()));
     } else if (!plan.remaining.isEmpty()) {
       List<String> names = new ArrayList<>();
       long bytes = 0;
@@ -128,7 +143,8 @@ final class PartitionCompactor {
         names.add(Path.of(file.path()).getFileName().toString());
         bytes += file.sizeBytes();
       }
-      String extension = PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
+      String extension =
+          PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
       Path merged = plan.dir.resolve(CompactedFileName.visible(writeUuid, names, extension));
       WrittenFile described = describe(plan.remaining, merged, bytes);
       visible.add(described);
@@ -227,7 +243,8 @@ final class PartitionCompactor {
       inputs.add(path);
       names.add(path.getFileName().toString());
     }
-    String extension = PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
+    String extension =
+        PartFileName.parse(names.get(0)).map(PartFileName.Parts::extension).orElse("");
     String hiddenName = CompactedFileName.hidden(writeUuid, names, extension);
     Path hidden = dir.resolve(hiddenName);
     Path visible = dir.resolve(PartFileName.visibleOf(hiddenName));
@@ -249,7 +266,8 @@ final class PartitionCompactor {
       throw e;
     }
     CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_MERGE, visible.toString());
-    ReplacedFiles.write(visible, names); // before the rename: a visible merged file is always listed
+    ReplacedFiles.write(
+        visible, names); // before the rename: a visible merged file is always listed
     FileOps.publish(hidden);
     CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_PUBLISH, visible.toString());
     for (Path input : inputs) {
@@ -258,8 +276,13 @@ final class PartitionCompactor {
     }
     CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_DELETE, visible.toString());
     WrittenFile merged = describe(group, visible);
-    LOG.debug("Compacted {} files of {} into {} ({} rows, {} bytes)",
-        group.size(), dir, visible, merged.rowCount(), merged.sizeBytes());
+    LOG.debug(
+        "Compacted {} files of {} into {} ({} rows, {} bytes)",
+        group.size(),
+        dir,
+        visible,
+        merged.rowCount(),
+        merged.sizeBytes());
     return merged;
   }
 
@@ -285,13 +308,15 @@ final class PartitionCompactor {
   private static final class Listing {
     /** Input name → the visible merged file whose sidecar names it. */
     final Map<String, Path> visibleMergedOf = new HashMap<>();
+
     /** Visible merged file name → the inputs its sidecar names. */
     final Map<String, List<String>> inputsOf = new HashMap<>();
+
     /**
      * Hidden merged files of this write, and sidecars of merged files that are not visible. A
-     * partition is compacted by one keyed step, one group at a time, each published before the
-     * next starts: at the start of a compaction every such file is left over from a failed attempt
-     * and will never be published (a replay writes its group's merged file again).
+     * partition is compacted by one keyed step, one group at a time, each published before the next
+     * starts: at the start of a compaction every such file is left over from a failed attempt and
+     * will never be published (a replay writes its group's merged file again).
      */
     final List<Path> unpublished = new ArrayList<>();
 
@@ -340,7 +365,9 @@ final class PartitionCompactor {
     try (Stream<Path> entries = Files.list(hiddenPart.getParent())) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
         String other = entry.getFileName().toString();
-        if (other.startsWith(prefix) && other.endsWith(IN_PROGRESS) && FileOps.deleteQuietly(entry)) {
+        if (other.startsWith(prefix)
+            && other.endsWith(IN_PROGRESS)
+            && FileOps.deleteQuietly(entry)) {
           deleted++;
         }
       }

@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * One poll of a watcher shard: lists the table (partition directories at every depth, hidden,
- * in-progress and regex-excluded files left out, committed partitions optionally skipped), keeps the
- * shard's files that are new to its restriction, and cuts them into ranges. Does not change the
+ * in-progress and regex-excluded files left out, committed partitions optionally skipped), keeps
+ * the shard's files that are new to its restriction, and cuts them into ranges. Does not change the
  * restriction: the outcome is claimed.
  */
 final class DirectoryPoller {

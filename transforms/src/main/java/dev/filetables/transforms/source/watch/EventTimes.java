@@ -38,7 +38,9 @@ final class EventTimes implements Serializable {
     return delayMillis;
   }
 
-  /** The row's event time, or {@link WatchRestriction#UNSET} without a WATERMARK clause or value. */
+  /**
+   * The row's event time, or {@link WatchRestriction#UNSET} without a WATERMARK clause or value.
+   */
   long eventMillis(Row row) {
     if (column < 0) {
       return WatchRestriction.UNSET;
@@ -54,7 +56,10 @@ final class EventTimes implements Serializable {
       return ((ReadableInstant) value).getMillis();
     }
     throw new IllegalArgumentException(
-        "Watermark column value " + value + " (" + value.getClass().getName()
+        "Watermark column value "
+            + value
+            + " ("
+            + value.getClass().getName()
             + ") is neither a TIMESTAMP nor a TIMESTAMP_LTZ");
   }
 }

@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A file's time for the file-time watermark: its partition time (in the table's
- * {@code sink.partition-commit.watermark-time-zone}) when a partition time extractor is configured
- * (a {@code timestamp-pattern} or a custom extractor), else its modification time.
+ * A file's time for the file-time watermark: its partition time (in the table's {@code
+ * sink.partition-commit.watermark-time-zone}) when a partition time extractor is configured (a
+ * {@code timestamp-pattern} or a custom extractor), else its modification time.
  */
 final class FileTimes {
   private static final Logger LOG = LoggerFactory.getLogger(FileTimes.class);

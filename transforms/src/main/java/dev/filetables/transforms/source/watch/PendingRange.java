@@ -10,6 +10,7 @@ import dev.filetables.io.format.ByteRange;
 final class PendingRange {
   final DataFile file;
   final ByteRange range;
+
   /** The file's time: its partition time when a time extractor is configured, else its mtime. */
   final long fileTimeMillis;
 

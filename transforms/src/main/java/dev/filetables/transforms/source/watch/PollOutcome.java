@@ -23,6 +23,7 @@ final class PollOutcome {
   private final long horizonMillis;
   private final long polledAtMillis;
   private final long nextPollAtMillis;
+
   /** New files of this shard left for a later poll (too many pending already). */
   private final int deferredFiles;
 

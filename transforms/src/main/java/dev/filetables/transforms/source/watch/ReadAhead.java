@@ -20,8 +20,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Parses a range's records on a helper thread while the shard's own thread claims and emits them,
  * in the same order: the bounded read gets this overlap from the runner (reading and what follows
  * run in separate tasks), the watched source, whose shard does both, gets it here. Only what is
- * taken from it is claimed, so parsing ahead changes no position: a checkpoint or failure leaves the
- * parsed but untaken steps unclaimed, and they are read again by whoever resumes the range.
+ * taken from it is claimed, so parsing ahead changes no position: a checkpoint or failure leaves
+ * the parsed but untaken steps unclaimed, and they are read again by whoever resumes the range.
  *
  * <p>The cursor belongs to the helper thread once {@link #start}ed; the helper closes it at the end
  * of the range or after {@link #close}. Bad data is reported by {@link FileRangeReader.Step#taken}
@@ -31,6 +31,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class ReadAhead implements AutoCloseable {
   /** Steps handed over at once: one queue operation per batch, not per row. */
   static final int BATCH = 256;
+
   /** Batches parsed ahead at most (bounds the memory of a range read ahead). */
   private static final int BATCHES_AHEAD = 8;
 
@@ -59,12 +60,16 @@ final class ReadAhead implements AutoCloseable {
   }
 
   private final FileRangeReader.Cursor cursor;
+
   /** Parsing on the taking thread ({@link #ENABLED} false). */
   private final boolean inline;
+
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(BATCHES_AHEAD);
   private volatile boolean closed;
+
   /** Counted down when the helper's task has returned (at once when parsing inline). */
   private final CountDownLatch helperDone = new CountDownLatch(1);
+
   private List<FileRangeReader.Step> batch = List.of();
   private int next;
   private @Nullable End end;
@@ -98,8 +103,7 @@ final class ReadAhead implements AutoCloseable {
   private void produceSteps(@Nullable MetricsContainer metrics) {
     List<FileRangeReader.Step> steps = new ArrayList<>(BATCH);
     Throwable failure = null;
-    try (var scope =
-        metrics == null ? null : MetricsEnvironment.scopedMetricsContainer(metrics)) {
+    try (var scope = metrics == null ? null : MetricsEnvironment.scopedMetricsContainer(metrics)) {
       for (FileRangeReader.Step step = cursor.next(); step != null; step = cursor.next()) {
         steps.add(step);
         if (steps.size() == BATCH) {
@@ -119,7 +123,10 @@ final class ReadAhead implements AutoCloseable {
     }
   }
 
-  /** True once the helper's task has returned within {@code millis}: a closed read-ahead leaks no busy thread. */
+  /**
+   * True once the helper's task has returned within {@code millis}: a closed read-ahead leaks no
+   * busy thread.
+   */
   boolean helperStopped(long millis) throws InterruptedException {
     return helperDone.await(millis, TimeUnit.MILLISECONDS);
   }

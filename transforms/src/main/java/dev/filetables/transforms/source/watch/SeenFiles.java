@@ -3,13 +3,13 @@ package dev.filetables.transforms.source.watch;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 /**
  * The files a watcher shard has taken in whose modification time is still inside the lateness
@@ -35,7 +35,8 @@ final class SeenFiles {
   /** The 64-bit hash of a path (first 8 bytes of its MD5; also picks the shard). */
   static long hash(String path) {
     try {
-      byte[] digest = MessageDigest.getInstance("MD5").digest(path.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("MD5").digest(path.getBytes(StandardCharsets.UTF_8));
       long h = 0;
       for (int i = 0; i < 8; i++) {
         h = (h << 8) | (digest[i] & 0xff);

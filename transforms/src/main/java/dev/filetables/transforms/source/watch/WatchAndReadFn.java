@@ -28,17 +28,17 @@ import org.slf4j.LoggerFactory;
  * files, one restriction per shard (files are assigned to shards by a hash of their path).
  *
  * <p>Watching and reading are one step because the step that emits rows with data timestamps has to
- * own the watermark: a downstream reader could not hold or advance it. Its restriction
- * ({@link WatchRestriction}) is the shard's entire memory — cursor, files of the lateness window,
- * pending ranges with rows already emitted, watermark inputs — and every emitted row is claimed in
- * it, so a runner checkpoint is exactly "emitted so far" and a restore continues after the last
- * emitted row: no file read twice, none skipped, including a checkpoint in the middle of a file.
+ * own the watermark: a downstream reader could not hold or advance it. Its restriction ({@link
+ * WatchRestriction}) is the shard's entire memory — cursor, files of the lateness window, pending
+ * ranges with rows already emitted, watermark inputs — and every emitted row is claimed in it, so a
+ * runner checkpoint is exactly "emitted so far" and a restore continues after the last emitted row:
+ * no file read twice, none skipped, including a checkpoint in the middle of a file.
  *
  * <p>Ranges are read through {@link FileRangeReader}, so the table's {@code source.bad-records}
  * policy applies as in the bounded read. A bad record is a step of its range like a row: it is
  * claimed (counted in the range's {@code rowsDone}) before it is counted, logged or dead-lettered,
- * also when the claim is refused and another instance reads the step again after the resume,
- * and a resume steps over it silently, so no dead letter is emitted twice either.
+ * also when the claim is refused and another instance reads the step again after the resume, and a
+ * resume steps over it silently, so no dead letter is emitted twice either.
  *
  * <p>One call works until the runner checkpoints it or until nothing is pending and the next poll
  * is not due; then it resumes after the remaining interval.
@@ -55,10 +55,12 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
 
   private final Counter filesDiscovered = Metrics.counter(WatchAndReadFn.class, "files-discovered");
   private final Counter rowsRead = Metrics.counter(WatchAndReadFn.class, "rows-read");
-  private final Distribution listingMillis = Metrics.distribution(WatchAndReadFn.class, "listing-millis");
+  private final Distribution listingMillis =
+      Metrics.distribution(WatchAndReadFn.class, "listing-millis");
 
   /** Rows of the table schema. */
   static final TupleTag<Row> ROWS = new TupleTag<Row>("rows") {};
+
   /** {@link DeadLetterTable} rows (policy {@code dead-letter} only). */
   static final TupleTag<Row> DEAD_LETTERS = new TupleTag<Row>("deadLetters") {};
 
@@ -85,8 +87,10 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   @SplitRestriction
   public void splitRestriction(
       @Restriction WatchRestriction restriction, OutputReceiver<WatchRestriction> out) {
-    if (restriction.shards == 1 && restriction.cursorMillis == WatchRestriction.UNSET
-        && restriction.pending.isEmpty() && !restriction.finished) {
+    if (restriction.shards == 1
+        && restriction.cursorMillis == WatchRestriction.UNSET
+        && restriction.pending.isEmpty()
+        && !restriction.finished) {
       for (int shard = 0; shard < settings.shards(); shard++) {
         out.output(WatchRestriction.initial(shard, settings.shards()));
       }
@@ -159,7 +163,9 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
               restriction.shard,
               restriction.shards,
               poll.newFiles().size(),
-              poll.deferredFiles() > 0 ? ", " + poll.deferredFiles() + " left for later polls" : "");
+              poll.deferredFiles() > 0
+                  ? ", " + poll.deferredFiles() + " left for later polls"
+                  : "");
         }
         advance(watermark, tracker.currentRestriction(), now);
         continue;
@@ -181,8 +187,10 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   private static final class OpenRange {
     /** The range's steps, parsed ahead on a helper thread from where the claimed ones end. */
     final ReadAhead steps;
+
     /** Steps (rows and bad records) taken and claimed. */
     long done;
+
     /** A step taken but not claimed (the claim was refused by the checkpoint), emitted next. */
     FileRangeReader.Step unclaimed;
 
@@ -236,7 +244,11 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
     if (skipped < head.rowsDone) {
       cursor.close();
       throw new IOException(
-          head.file.path() + " range " + head.range + " has fewer than the " + head.rowsDone
+          head.file.path()
+              + " range "
+              + head.range
+              + " has fewer than the "
+              + head.rowsDone
               + " records already emitted from it: the file changed after it was listed");
     }
     return new OpenRange(ReadAhead.start(cursor), skipped);
@@ -280,13 +292,15 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
         step.taken();
         // not inside the reader's error handling: a failure downstream is not a read failure
         if (row != null) {
-          long timestamp = eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
+          long timestamp =
+              eventMillis != WatchRestriction.UNSET ? eventMillis : head.fileTimeMillis;
           rowsOut.outputWithTimestamp(row, new Instant(clamp(timestamp)));
           rows++;
         } else if (step.deadLetter() != null) {
           // never behind this shard's watermark, so the dead-letter sink never sees it as late
           long timestamp = Math.max(head.fileTimeMillis, watermark.currentWatermark().getMillis());
-          out.get(DEAD_LETTERS).outputWithTimestamp(step.deadLetter(), new Instant(clamp(timestamp)));
+          out.get(DEAD_LETTERS)
+              .outputWithTimestamp(step.deadLetter(), new Instant(clamp(timestamp)));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -316,7 +330,10 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
   long watermarkMillis(WatchRestriction r, long now) {
     long target;
     if (eventTimes.fromData()) {
-      target = r.maxEventMillis == WatchRestriction.UNSET ? MIN_MILLIS : r.maxEventMillis - eventTimes.delayMillis();
+      target =
+          r.maxEventMillis == WatchRestriction.UNSET
+              ? MIN_MILLIS
+              : r.maxEventMillis - eventTimes.delayMillis();
     } else {
       target = r.horizonMillis == WatchRestriction.UNSET ? MIN_MILLIS : r.horizonMillis;
       for (PendingRange p : r.pending) {

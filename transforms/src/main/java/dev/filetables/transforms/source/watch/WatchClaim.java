@@ -1,9 +1,9 @@
 package dev.filetables.transforms.source.watch;
 
 /**
- * A step a watcher shard asks its tracker to commit to: take in a poll's files, emit one row of
- * the head range, or finish the head range. Each claim changes the restriction; a claim refused
- * (after a checkpoint split) means the step belongs to the residual and must not happen.
+ * A step a watcher shard asks its tracker to commit to: take in a poll's files, emit one row of the
+ * head range, or finish the head range. Each claim changes the restriction; a claim refused (after
+ * a checkpoint split) means the step belongs to the residual and must not happen.
  */
 abstract class WatchClaim {
   abstract void applyTo(WatchRestriction restriction);
@@ -53,7 +53,8 @@ abstract class WatchClaim {
         @Override
         void applyTo(WatchRestriction restriction) {
           if (restriction.pending.pollFirst() == null) {
-            throw new IllegalStateException("range end claimed with no pending range: " + restriction);
+            throw new IllegalStateException(
+                "range end claimed with no pending range: " + restriction);
           }
         }
 

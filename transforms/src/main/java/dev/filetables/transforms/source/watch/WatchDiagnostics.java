@@ -33,8 +33,8 @@ public final class WatchDiagnostics {
   }
 
   /**
-   * Runs one shard's restriction through {@code files} simulated file arrivals at
-   * {@code filesPerSecond} (simulated clock, hourly partitions, realistic path lengths), polled every
+   * Runs one shard's restriction through {@code files} simulated file arrivals at {@code
+   * filesPerSecond} (simulated clock, hourly partitions, realistic path lengths), polled every
    * {@code intervalMillis}, every new file read before the next poll. The listing offered to each
    * poll holds the files of the last two lateness windows (what the directory shows when older
    * partitions are committed and skipped). Returns the encoded restriction size at the end and its
@@ -42,7 +42,8 @@ public final class WatchDiagnostics {
    */
   public static StateSize simulateArrivals(
       TableSpec table, long files, double filesPerSecond, long intervalMillis) throws IOException {
-    WatchSettings settings = WatchSettings.of(table, PartitionFilter.all(), 1, Long.MAX_VALUE, 1_000);
+    WatchSettings settings =
+        WatchSettings.of(table, PartitionFilter.all(), 1, Long.MAX_VALUE, 1_000);
     DirectoryPoller poller = new DirectoryPoller(settings);
     WatchRestriction restriction = WatchRestriction.initial(0, 1);
     WatchTracker tracker = new WatchTracker(restriction);
@@ -56,13 +57,25 @@ public final class WatchDiagnostics {
         long mtime = start + (long) (next * 1000 / filesPerSecond);
         long hour = (mtime - start) / 3_600_000;
         String path =
-            "/data/landing/logs/dt=2020-05-" + (20 + hour / 24) + "/hour=" + String.format("%02d", hour % 24)
-                + "/part-3f2a9c1e-8d4b-4e7a-9b1c-5d6e7f8a9b0c-" + (next % 8) + "-" + next + ".json";
+            "/data/landing/logs/dt=2020-05-"
+                + (20 + hour / 24)
+                + "/hour="
+                + String.format("%02d", hour % 24)
+                + "/part-3f2a9c1e-8d4b-4e7a-9b1c-5d6e7f8a9b0c-"
+                + (next % 8)
+                + "-"
+                + next
+                + ".json";
         visible.addLast(
-            DataFile.of(path, Map.of("dt", "2020-05-" + (20 + hour / 24), "hour", String.valueOf(hour % 24)), 4096, mtime));
+            DataFile.of(
+                path,
+                Map.of("dt", "2020-05-" + (20 + hour / 24), "hour", String.valueOf(hour % 24)),
+                4096,
+                mtime));
         next++;
       }
-      while (!visible.isEmpty() && visible.peekFirst().modificationTimeMillis() < now - keepMillis) {
+      while (!visible.isEmpty()
+          && visible.peekFirst().modificationTimeMillis() < now - keepMillis) {
         visible.removeFirst();
       }
       PollOutcome poll = poller.select(restriction, new ArrayList<>(visible), now);
@@ -97,18 +110,22 @@ public final class WatchDiagnostics {
 
   /**
    * Polls {@code table}'s directory as one shard of {@code shards} would: a first poll that takes
-   * every file in, then {@code polls} polls that find nothing new; returns the files listed per poll
-   * and the mean time of those later polls.
+   * every file in, then {@code polls} polls that find nothing new; returns the files listed per
+   * poll and the mean time of those later polls.
    */
   public static PollCost timePolls(TableSpec table, int shards, int polls) throws IOException {
-    WatchSettings settings = WatchSettings.of(table, PartitionFilter.all(), shards, Long.MAX_VALUE, Integer.MAX_VALUE);
+    WatchSettings settings =
+        WatchSettings.of(table, PartitionFilter.all(), shards, Long.MAX_VALUE, Integer.MAX_VALUE);
     DirectoryPoller poller = new DirectoryPoller(settings);
     WatchRestriction restriction = WatchRestriction.initial(0, shards);
     WatchTracker tracker = new WatchTracker(restriction);
     long now = System.currentTimeMillis();
     tracker.tryClaim(WatchClaim.poll(poller.poll(restriction, now)));
     restriction.pending.clear();
-    int listed = poller.list(DirectoryPoller.minus(restriction.cursorMillis, settings.latenessMillis())).size();
+    int listed =
+        poller
+            .list(DirectoryPoller.minus(restriction.cursorMillis, settings.latenessMillis()))
+            .size();
     long started = System.nanoTime();
     for (int i = 0; i < polls; i++) {
       PollOutcome poll = poller.poll(restriction, now + i + 1);
@@ -120,6 +137,7 @@ public final class WatchDiagnostics {
 
   /** Files listed by {@link #timePolls}' listing, for reports. */
   public static List<String> describe(PollCost cost) {
-    return List.of(cost.filesListed + " files listed", String.format("%.1f ms per poll", cost.millisPerPoll));
+    return List.of(
+        cost.filesListed + " files listed", String.format("%.1f ms per poll", cost.millisPerPoll));
   }
 }

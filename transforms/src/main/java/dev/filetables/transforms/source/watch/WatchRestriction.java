@@ -8,8 +8,8 @@ import java.util.List;
  * of every checkpoint and savepoint):
  *
  * <ul>
- *   <li>{@code cursorMillis}: every file of this shard modified before {@code cursor - lateness} has
- *       been taken in; the listing offers only newer files.
+ *   <li>{@code cursorMillis}: every file of this shard modified before {@code cursor - lateness}
+ *       has been taken in; the listing offers only newer files.
  *   <li>{@code seen}: hashes of the files taken in that are still inside that window.
  *   <li>{@code pending}: byte ranges taken in but not read to their end, with rows already emitted.
  *   <li>what the watermark needs: the file-time horizon of the last listing, the largest event time
@@ -27,11 +27,15 @@ final class WatchRestriction {
   SeenFiles seen;
   final ArrayDeque<PendingRange> pending;
   long nextPollAtMillis;
+
   /** Lower bound of the file time of every file not taken in yet (file-time watermark). */
   long horizonMillis;
+
   long maxEventMillis;
+
   /** Processing time of the last poll that found a new file, or of the first poll. */
   long lastNewFileAtMillis;
+
   /** A finished restriction: the primary left behind by a checkpoint. */
   final boolean finished;
 
@@ -61,13 +65,31 @@ final class WatchRestriction {
   /** A shard that has seen nothing: its first poll takes in every file already there. */
   static WatchRestriction initial(int shard, int shards) {
     return new WatchRestriction(
-        shard, shards, UNSET, new SeenFiles(), new ArrayDeque<>(), UNSET, UNSET, UNSET, UNSET, false);
+        shard,
+        shards,
+        UNSET,
+        new SeenFiles(),
+        new ArrayDeque<>(),
+        UNSET,
+        UNSET,
+        UNSET,
+        UNSET,
+        false);
   }
 
   /** What a checkpoint leaves as the (already processed) primary. */
   static WatchRestriction finished(int shard, int shards) {
     return new WatchRestriction(
-        shard, shards, UNSET, new SeenFiles(), new ArrayDeque<>(), UNSET, UNSET, UNSET, UNSET, true);
+        shard,
+        shards,
+        UNSET,
+        new SeenFiles(),
+        new ArrayDeque<>(),
+        UNSET,
+        UNSET,
+        UNSET,
+        UNSET,
+        true);
   }
 
   WatchRestriction copy() {
@@ -107,8 +129,21 @@ final class WatchRestriction {
 
   @Override
   public String toString() {
-    return "WatchRestriction{shard " + shard + "/" + shards + (finished ? ", finished" : "")
-        + ", cursor=" + cursorMillis + ", seen=" + seen.size() + ", pending=" + pending.size()
-        + ", maxEvent=" + maxEventMillis + ", horizon=" + horizonMillis + "}";
+    return "WatchRestriction{shard "
+        + shard
+        + "/"
+        + shards
+        + (finished ? ", finished" : "")
+        + ", cursor="
+        + cursorMillis
+        + ", seen="
+        + seen.size()
+        + ", pending="
+        + pending.size()
+        + ", maxEvent="
+        + maxEventMillis
+        + ", horizon="
+        + horizonMillis
+        + "}";
   }
 }

@@ -55,7 +55,8 @@ final class WatchRestrictionCoder extends AtomicCoder<WatchRestriction> {
     DataInputStream in = new DataInputStream(inStream);
     int version = in.readUnsignedByte();
     if (version != VERSION) {
-      throw new IOException("Unknown watch restriction version " + version + " (expected " + VERSION + ")");
+      throw new IOException(
+          "Unknown watch restriction version " + version + " (expected " + VERSION + ")");
     }
     boolean finished = in.readBoolean();
     int shard = (int) Varints.readUnsigned(in);

@@ -34,7 +34,11 @@ abstract class WatchSettings implements Serializable {
   abstract int maxPendingFiles();
 
   static WatchSettings of(
-      TableSpec table, PartitionFilter filter, int shards, long targetSplitSize, int maxPendingFiles) {
+      TableSpec table,
+      PartitionFilter filter,
+      int shards,
+      long targetSplitSize,
+      int maxPendingFiles) {
     TableOptions options = table.options();
     return new AutoValue_WatchSettings(
         table,

@@ -5,10 +5,10 @@ import org.apache.beam.sdk.transforms.splittabledofn.SplitResult;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Tracks one watcher shard. Every claim is applied to the restriction at once, so at any moment
- * the restriction is exactly "what has been emitted and what is left". A checkpoint
- * ({@code trySplit(0)}) hands the whole current state over as the residual and leaves a finished
- * primary; claims after that are refused, so nothing is emitted that the residual would emit again.
+ * Tracks one watcher shard. Every claim is applied to the restriction at once, so at any moment the
+ * restriction is exactly "what has been emitted and what is left". A checkpoint ({@code
+ * trySplit(0)}) hands the whole current state over as the residual and leaves a finished primary;
+ * claims after that are refused, so nothing is emitted that the residual would emit again.
  * Splitting off part of the remaining work is not supported (shards are the unit of parallelism).
  */
 final class WatchTracker extends RestrictionTracker<WatchRestriction, WatchClaim> {
@@ -49,7 +49,8 @@ final class WatchTracker extends RestrictionTracker<WatchRestriction, WatchClaim
   public void checkDone() throws IllegalStateException {
     if (!checkpointed) {
       throw new IllegalStateException(
-          "A watcher shard never finishes by itself; it must end with a checkpoint: " + restriction);
+          "A watcher shard never finishes by itself; it must end with a checkpoint: "
+              + restriction);
     }
   }
 

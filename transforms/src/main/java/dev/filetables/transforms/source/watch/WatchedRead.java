@@ -25,26 +25,26 @@ import org.apache.beam.sdk.values.TupleTagList;
  * into {@code shards} restrictions, and a file belongs to the shard its path hashes to. Each shard
  * lists the table at the monitor interval (level by level like the bounded read, so partition
  * directories created at any depth after the start are found; hidden {@code .}/{@code _} names,
- * {@code *.inprogress} files and files outside {@code source.path.regex-pattern} are skipped; a file
- * is only seen once it has its final name, i.e. after its atomic rename), then reads its new files
- * range by range ({@code FileFormat.split}: byte ranges synced to line starts for CSV/JSON, row
- * groups for Parquet), each row claimed in the restriction before it is emitted. A helper thread
- * parses the head range ahead ({@code ReadAhead}); only claimed rows count, so this changes no
- * position. It matters for throughput because shards, not ranges, are spread over the workers, and
- * at random (Beam keys each restriction with random bytes): with a few large files one worker often
- * gets most of them, and parsing ahead lets it use a second core, as the bounded read's separate
- * read and downstream tasks do.
+ * {@code *.inprogress} files and files outside {@code source.path.regex-pattern} are skipped; a
+ * file is only seen once it has its final name, i.e. after its atomic rename), then reads its new
+ * files range by range ({@code FileFormat.split}: byte ranges synced to line starts for CSV/JSON,
+ * row groups for Parquet), each row claimed in the restriction before it is emitted. A helper
+ * thread parses the head range ahead ({@code ReadAhead}); only claimed rows count, so this changes
+ * no position. It matters for throughput because shards, not ranges, are spread over the workers,
+ * and at random (Beam keys each restriction with random bytes): with a few large files one worker
+ * often gets most of them, and parsing ahead lets it use a second core, as the bounded read's
+ * separate read and downstream tasks do.
  *
  * <p><b>Dirty data.</b> Ranges are read through {@code FileRangeReader}: {@code source.bad-records}
  * = {@code fail} fails the job naming file, position and the option; {@code skip} counts and logs;
- * {@code dead-letter} also writes {@link DeadLetterTable} rows with {@link FileTableIO#write} inside
- * this transform. Bad records are claimed in the restriction like rows, so a resume neither repeats
- * nor loses them. A file deleted after it was listed is a warning, whatever the policy.
+ * {@code dead-letter} also writes {@link DeadLetterTable} rows with {@link FileTableIO#write}
+ * inside this transform. Bad records are claimed in the restriction like rows, so a resume neither
+ * repeats nor loses them. A file deleted after it was listed is a warning, whatever the policy.
  *
  * <p><b>Bounded state.</b> A shard remembers a modification-time cursor (the start of its last
  * listing), the files taken in whose modification time lies within {@code source.monitor.lateness}
- * before the cursor (a 64-bit path hash and a time each, ~10 bytes), and at most
- * {@code maxPendingFiles} files taken in but not read yet (more new files wait in the directory; the
+ * before the cursor (a 64-bit path hash and a time each, ~10 bytes), and at most {@code
+ * maxPendingFiles} files taken in but not read yet (more new files wait in the directory; the
  * cursor stops at the first of them). A file modified before {@code cursor - lateness} is never
  * taken in: the lateness must cover the delay between a file's last write and its rename into place
  * (the rename keeps the older modification time) plus one monitor interval. Listing cost can be cut
@@ -52,24 +52,24 @@ import org.apache.beam.sdk.values.TupleTagList;
  * than the window is not listed at all.
  *
  * <p><b>Watermark.</b> With {@code WATERMARK FOR col AS col - INTERVAL d}, rows carry {@code col}
- * as timestamp and a shard's watermark is the largest event time it emitted minus {@code d}. Without
- * it, rows carry their file's time (partition time with a configured time extractor, else
+ * as timestamp and a shard's watermark is the largest event time it emitted minus {@code d}.
+ * Without it, rows carry their file's time (partition time with a configured time extractor, else
  * modification time) and the watermark is the oldest pending file time, bounded by the listing
  * horizon (window start, or the newest partition time listed). The pipeline's watermark is the
  * minimum over shards. A shard with nothing pending and no new file for {@code source.idle-timeout}
  * lets its watermark follow processing time minus the timeout, so an idle directory (or a shard
  * that few files hash to) does not hold back downstream partition commits forever.
  *
- * <p><b>Exactly once.</b> The restriction is the truth: a checkpoint takes it whole (files taken in,
- * rows emitted of the current range), so a restore from a checkpoint or savepoint neither re-reads
- * nor skips. The SDF path keeps its restrictions in keyed state on the Flink runner, so the re-read
- * of restored unbounded-source splits (apache/beam#31313) does not apply.
+ * <p><b>Exactly once.</b> The restriction is the truth: a checkpoint takes it whole (files taken
+ * in, rows emitted of the current range), so a restore from a checkpoint or savepoint neither
+ * re-reads nor skips. The SDF path keeps its restrictions in keyed state on the Flink runner, so
+ * the re-read of restored unbounded-source splits (apache/beam#31313) does not apply.
  *
  * <p><b>Watermark on Flink (Beam 2.62).</b> The Flink runner emits an operator's watermark only
  * when no bundle is open, and a polling watcher keeps its bundle open (each resume timer starts one
- * before the previous closed), so its watermark reaches downstream only with
- * {@code --finishBundleBeforeCheckpointing=true}: each checkpoint then closes the bundle and emits
- * the watermark (WatchedSourceWatermarkFlinkTest). The {@code Impulse} is not the cause: on Flink it
+ * before the previous closed), so its watermark reaches downstream only with {@code
+ * --finishBundleBeforeCheckpointing=true}: each checkpoint then closes the bundle and emits the
+ * watermark (WatchedSourceWatermarkFlinkTest). The {@code Impulse} is not the cause: on Flink it
  * emits the maximum watermark after its element. Without the option use {@code process-time}
  * commits on Flink.
  */
@@ -112,7 +112,8 @@ public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
             .apply(
                 "WatchAndRead",
                 ParDo.of(new WatchAndReadFn(settings))
-                    .withOutputTags(WatchAndReadFn.ROWS, TupleTagList.of(WatchAndReadFn.DEAD_LETTERS)));
+                    .withOutputTags(
+                        WatchAndReadFn.ROWS, TupleTagList.of(WatchAndReadFn.DEAD_LETTERS)));
     PCollection<Row> deadLetters =
         read.get(WatchAndReadFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
     Optional<TableSpec> deadLetterTable = DeadLetterTable.of(table);

@@ -30,7 +30,9 @@ import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The end-of-input intents and the post-job publish that finishes them, on the local file system. */
+/**
+ * The end-of-input intents and the post-job publish that finishes them, on the local file system.
+ */
 class EndOfInputIntentsTest {
   private static final String UUID = "5e1b7a0c-aaaa-bbbb-cccc-0123456789ab";
   private static final String OTHER_UUID = "77777777-aaaa-bbbb-cccc-0123456789ab";
@@ -47,13 +49,20 @@ class EndOfInputIntentsTest {
     }
     return TableSpec.builder()
         .setName("t")
-        .setSchema(Schema.builder().addInt64Field("n").addNullableField("dt", Schema.FieldType.STRING).build())
+        .setSchema(
+            Schema.builder()
+                .addInt64Field("n")
+                .addNullableField("dt", Schema.FieldType.STRING)
+                .build())
         .setPartitionKeys(List.of("dt"))
         .setOptions(TableOptions.of(options))
         .build();
   }
 
-  /** A hidden part file of {@code uuid} in partition {@code dt=<dt>} with {@code rows} rows, and a segment. */
+  /**
+   * A hidden part file of {@code uuid} in partition {@code dt=<dt>} with {@code rows} rows, and a
+   * segment.
+   */
   private WrittenFile hidden(String uuid, String dt, long counter, int rows) throws Exception {
     Path dir = Files.createDirectories(root.resolve("dt=" + dt));
     String name = PartFileName.hidden(uuid, "0", counter, ".json");
@@ -64,7 +73,8 @@ class EndOfInputIntentsTest {
     Path file = dir.resolve(name);
     Files.writeString(file, text);
     Files.writeString(dir.resolve(name.replace(".inprogress", ".seg-0.inprogress")), "x\n");
-    return WrittenFile.of("dt=" + dt, file.toString(), rows, Files.size(file), new Instant(1), new Instant(2));
+    return WrittenFile.of(
+        "dt=" + dt, file.toString(), rows, Files.size(file), new Instant(1), new Instant(2));
   }
 
   private List<String> names(String dt) throws Exception {
@@ -98,7 +108,12 @@ class EndOfInputIntentsTest {
     assertTrue(IntentFileName.isOfWrite(name, UUID));
     assertFalse(IntentFileName.isOfWrite(name, OTHER_UUID));
     assertFalse(IntentFileName.isIntent(IntentFileName.temporaryOf(name)));
-    List<String> sorted = new ArrayList<>(List.of(IntentFileName.of(UUID, 5, "a"), IntentFileName.of(UUID, 7, "a"), IntentFileName.of(UUID, 6, "b")));
+    List<String> sorted =
+        new ArrayList<>(
+            List.of(
+                IntentFileName.of(UUID, 5, "a"),
+                IntentFileName.of(UUID, 7, "a"),
+                IntentFileName.of(UUID, 6, "b")));
     sorted.sort(IntentFileName.NEWEST_FIRST);
     assertEquals(IntentFileName.of(UUID, 7, "a"), sorted.get(0));
   }
@@ -111,18 +126,25 @@ class EndOfInputIntentsTest {
     PartitionCompactor.publishAlone(List.of(file));
     assertEquals(List.of(intent), PartitionFiles.inProgressFiles(dir, List.of(UUID)));
     assertEquals(List.of(), PartitionFiles.inProgressFiles(dir, List.of(OTHER_UUID)));
-    assertEquals(List.of(), PartitionFiles.visibleDataFiles(dir).stream().filter(f -> f.name().contains("intent")).collect(Collectors.toList()));
+    assertEquals(
+        List.of(),
+        PartitionFiles.visibleDataFiles(dir).stream()
+            .filter(f -> f.name().contains("intent"))
+            .collect(Collectors.toList()));
   }
 
   @Test
   void theNewestIntentWinsAndOlderAttemptsFilesAreNeverPublished() throws Exception {
-    // attempt 1 prepared file 10 (3 rows) and failed; the replay cut the same rows into files 11 and 12
+    // attempt 1 prepared file 10 (3 rows) and failed; the replay cut the same rows into files 11
+    // and 12
     WrittenFile failed = hidden(UUID, "a", 10, 3);
     Path dir = Path.of(failed.path()).getParent();
     EndOfInputIntents.write(dir, UUID, "dt=a", false, List.of(List.of(failed)));
     WrittenFile replay1 = hidden(UUID, "a", 11, 2);
     WrittenFile replay2 = hidden(UUID, "a", 12, 1);
-    Path newest = EndOfInputIntents.write(dir, UUID, "dt=a", false, List.of(List.of(replay1), List.of(replay2)));
+    Path newest =
+        EndOfInputIntents.write(
+            dir, UUID, "dt=a", false, List.of(List.of(replay1), List.of(replay2)));
     WrittenFile otherWrite = hidden(OTHER_UUID, "a", 13, 5);
     Path interrupted = dir.resolve(IntentFileName.temporaryOf(IntentFileName.of(UUID, 3, "tmp1")));
     Files.writeString(interrupted, "{");
@@ -141,7 +163,8 @@ class EndOfInputIntentsTest {
     assertEquals(
         List.of(Path.of(otherWrite.path()).getFileName().toString()),
         hiddenNames("a").stream().filter(n -> !n.contains(".seg-")).collect(Collectors.toList()));
-    assertTrue(hiddenNames("a").stream().noneMatch(n -> n.contains(UUID)), hiddenNames("a").toString());
+    assertTrue(
+        hiddenNames("a").stream().noneMatch(n -> n.contains(UUID)), hiddenNames("a").toString());
     assertFalse(Files.exists(interrupted), "an interrupted intent's temporary file is deleted");
 
     PublishedLeftovers again = FileTableIO.publishLeftovers(table(), UUID);
@@ -155,25 +178,43 @@ class EndOfInputIntentsTest {
     WrittenFile b = hidden(UUID, "b", 2, 3);
     WrittenFile c = hidden(UUID, "b", 3, 4);
     Path dir = Path.of(a.path()).getParent();
-    Path intentFile = EndOfInputIntents.write(dir, UUID, "dt=b", true, List.of(List.of(a, b), List.of(c)));
+    Path intentFile =
+        EndOfInputIntents.write(dir, UUID, "dt=b", true, List.of(List.of(a, b), List.of(c)));
     EndOfInputIntents.Intent intent = EndOfInputIntents.read(intentFile);
     PartitionCompactor compactor =
-        new PartitionCompactor(UUID, dev.filetables.io.format.FileMergers.of(
-            dev.filetables.io.format.FileFormats.of(table().options()), table().fileSchema()));
+        new PartitionCompactor(
+            UUID,
+            dev.filetables.io.format.FileMergers.of(
+                dev.filetables.io.format.FileFormats.of(table().options()), table().fileSchema()));
     List<WrittenFile> expected = EndOfInputIntents.preview(intent, compactor);
     // the final checkpoint's callback publishes the first group and fails
     assertThrows(
         IllegalStateException.class,
-        () -> EndOfInputIntents.complete(intent, compactor, p -> { throw new IllegalStateException("crash"); }));
+        () ->
+            EndOfInputIntents.complete(
+                intent,
+                compactor,
+                p -> {
+                  throw new IllegalStateException("crash");
+                }));
     assertEquals(5, visibleRows("b"));
     assertTrue(Files.exists(intentFile));
 
     PublishedLeftovers done = FileTableIO.publishLeftovers(table(), UUID);
     assertEquals(9, visibleRows("b"), names("b").toString());
-    assertEquals(List.of(), hiddenNames("b").stream().filter(n -> !n.endsWith(".replaces")).collect(Collectors.toList()));
-    Set<String> visible = names("b").stream().filter(n -> !PartFileName.isHidden(n)).collect(Collectors.toCollection(TreeSet::new));
     assertEquals(
-        expected.stream().map(f -> Path.of(f.path()).getFileName().toString()).collect(Collectors.toCollection(TreeSet::new)),
+        List.of(),
+        hiddenNames("b").stream()
+            .filter(n -> !n.endsWith(".replaces"))
+            .collect(Collectors.toList()));
+    Set<String> visible =
+        names("b").stream()
+            .filter(n -> !PartFileName.isHidden(n))
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(
+        expected.stream()
+            .map(f -> Path.of(f.path()).getFileName().toString())
+            .collect(Collectors.toCollection(TreeSet::new)),
         visible,
         "the files emitted before publishing are the ones published");
     assertEquals(2, done.filesPublished(), done.toString());
@@ -197,8 +238,10 @@ class EndOfInputIntentsTest {
             TableOptions.COMMIT_SUCCESS_FILE_MANIFEST, "true");
     WrittenFile one = hidden(UUID, "d", 1, 2);
     WrittenFile two = hidden(UUID, "e", 2, 3);
-    EndOfInputIntents.write(Path.of(one.path()).getParent(), UUID, "dt=d", false, List.of(List.of(one)));
-    EndOfInputIntents.write(Path.of(two.path()).getParent(), UUID, "dt=e", false, List.of(List.of(two)));
+    EndOfInputIntents.write(
+        Path.of(one.path()).getParent(), UUID, "dt=d", false, List.of(List.of(one)));
+    EndOfInputIntents.write(
+        Path.of(two.path()).getParent(), UUID, "dt=e", false, List.of(List.of(two)));
 
     PublishedLeftovers done = FileTableIO.publishLeftovers(committed, UUID);
     assertEquals(List.of("dt=d", "dt=e"), done.committed(), done.toString());
@@ -206,14 +249,18 @@ class EndOfInputIntentsTest {
       Path dir = root.resolve("dt=" + dt);
       CommitManifest manifest = CommitManifest.read(dir.resolve("_SUCCESS"));
       assertEquals(List.of(), manifest.verify(dir), dt);
-      assertEquals(dt.equals("d") ? 2 : 3, manifest.json().path("rowCount").asLong(), manifest.json().toString());
+      assertEquals(
+          dt.equals("d") ? 2 : 3,
+          manifest.json().path("rowCount").asLong(),
+          manifest.json().toString());
     }
   }
 
   @Test
   void finishingAWritePublishesItsIntentsAndThenFindsNothingHidden() throws Exception {
     WrittenFile file = hidden(UUID, "f", 100, 3);
-    EndOfInputIntents.write(Path.of(file.path()).getParent(), UUID, "dt=f", false, List.of(List.of(file)));
+    EndOfInputIntents.write(
+        Path.of(file.path()).getParent(), UUID, "dt=f", false, List.of(List.of(file)));
     hidden(OTHER_UUID, "f", 200, 1); // another write's open file: not this write's business
 
     PublishedLeftovers done = FileTableIO.finishWrite(table(), UUID);

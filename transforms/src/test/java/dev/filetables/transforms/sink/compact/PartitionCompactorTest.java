@@ -43,7 +43,13 @@ class PartitionCompactorTest {
       // a segment the writer left next to it, deleted with it
       Files.writeString(dir.resolve(name.replace(".inprogress", ".seg-0.inprogress")), "x\n");
       files.add(
-          WrittenFile.of("dt=1", file.toString(), 1, Files.size(file), new Instant(10 + i), new Instant(20 + i)));
+          WrittenFile.of(
+              "dt=1",
+              file.toString(),
+              1,
+              Files.size(file),
+              new Instant(10 + i),
+              new Instant(20 + i)));
     }
     return files;
   }
@@ -82,12 +88,14 @@ class PartitionCompactorTest {
   @Test
   void mergesPublishesAndDeletesInputs() throws Exception {
     List<WrittenFile> inputs = hiddenInputs(3);
-    WrittenFile merged = only(new PartitionCompactor(UUID, ConcatenatingMerger.INSTANCE).compact(inputs));
+    WrittenFile merged =
+        only(new PartitionCompactor(UUID, ConcatenatingMerger.INSTANCE).compact(inputs));
 
     Path visible = Path.of(merged.path());
     assertEquals(List.of(visible.getFileName().toString()), names());
     assertTrue(CompactedFileName.isCompacted(visible.getFileName().toString()));
-    assertEquals("{\"n\":0}\n{\"n\":1}\n{\"n\":2}\n", Files.readString(visible, StandardCharsets.UTF_8));
+    assertEquals(
+        "{\"n\":0}\n{\"n\":1}\n{\"n\":2}\n", Files.readString(visible, StandardCharsets.UTF_8));
     assertEquals(3, merged.rowCount());
     assertEquals(Files.size(visible), merged.sizeBytes());
     assertEquals(new Instant(10), merged.minTimestamp());
@@ -98,15 +106,20 @@ class PartitionCompactorTest {
   @Test
   void aSingleFileIsOnlyRenamed() throws Exception {
     List<WrittenFile> inputs = hiddenInputs(1);
-    WrittenFile published = only(new PartitionCompactor(UUID, ConcatenatingMerger.INSTANCE).compact(inputs));
-    assertEquals(PartFileName.visibleOf(Path.of(inputs.get(0).path()).getFileName().toString()),
+    WrittenFile published =
+        only(new PartitionCompactor(UUID, ConcatenatingMerger.INSTANCE).compact(inputs));
+    assertEquals(
+        PartFileName.visibleOf(Path.of(inputs.get(0).path()).getFileName().toString()),
         Path.of(published.path()).getFileName().toString());
     assertEquals(List.of(Path.of(published.path()).getFileName().toString()), names());
   }
 
   @ParameterizedTest
-  @EnumSource(value = CompactionFailpoints.Point.class, names = {"AFTER_MERGE", "AFTER_PUBLISH", "AFTER_DELETE"})
-  void aRetryAfterACrashAtAnyPointPublishesEveryRowOnce(CompactionFailpoints.Point point) throws Exception {
+  @EnumSource(
+      value = CompactionFailpoints.Point.class,
+      names = {"AFTER_MERGE", "AFTER_PUBLISH", "AFTER_DELETE"})
+  void aRetryAfterACrashAtAnyPointPublishesEveryRowOnce(CompactionFailpoints.Point point)
+      throws Exception {
     List<WrittenFile> inputs = hiddenInputs(4);
     CompactionFailpoints.set(
         (reached, file) -> {
@@ -116,8 +129,7 @@ class PartitionCompactorTest {
         });
     PartitionCompactor compactor = new PartitionCompactor(UUID, ConcatenatingMerger.INSTANCE);
     assertThrows(IllegalStateException.class, () -> compactor.compact(inputs));
-    long visibleAfterCrash =
-        names().stream().filter(n -> !PartFileName.isHidden(n)).count();
+    long visibleAfterCrash = names().stream().filter(n -> !PartFileName.isHidden(n)).count();
     assertEquals(point == CompactionFailpoints.Point.AFTER_MERGE ? 0 : 1, visibleAfterCrash);
     CompactionFailpoints.reset();
 
@@ -143,11 +155,14 @@ class PartitionCompactorTest {
     // the replay groups the files differently: 2 of them, and one the first group did not hold
     // the merged file holds input 0 too, which is not in this group: not reported again
     WrittenFile rest = only(compactor.compact(List.of(inputs.get(1), inputs.get(3))));
-    assertEquals(inputs.get(3).path().replace("/.part-", "/part-").replace(".inprogress", ""), rest.path());
+    assertEquals(
+        inputs.get(3).path().replace("/.part-", "/part-").replace(".inprogress", ""), rest.path());
     long visibleRows = 0;
     for (String name : names()) {
       if (PartFileName.isHidden(name)) {
-        assertTrue(name.contains("-0-1000.") || name.contains("-0-1002."), "hidden inputs not yet replayed: " + name);
+        assertTrue(
+            name.contains("-0-1000.") || name.contains("-0-1002."),
+            "hidden inputs not yet replayed: " + name);
         continue;
       }
       visibleRows += Files.readAllLines(dir.resolve(name)).size();
@@ -157,7 +172,9 @@ class PartitionCompactorTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = CompactionFailpoints.Point.class, names = {"AFTER_MERGE", "AFTER_PUBLISH", "AFTER_DELETE"})
+  @EnumSource(
+      value = CompactionFailpoints.Point.class,
+      names = {"AFTER_MERGE", "AFTER_PUBLISH", "AFTER_DELETE"})
   void aGroupReplayedWithMoreFilesPublishesEachRowOnceAndLeavesNothingHidden(
       CompactionFailpoints.Point point) throws Exception {
     List<WrittenFile> inputs = hiddenInputs(4);
@@ -174,11 +191,13 @@ class PartitionCompactorTest {
     // after a restore the same files are sealed again with one that arrived later
     List<WrittenFile> published = compactor.compact(inputs);
     assertEquals(4, visibleRows(), names().toString());
-    assertEquals(4, published.stream().mapToLong(WrittenFile::rowCount).sum(), published.toString());
+    assertEquals(
+        4, published.stream().mapToLong(WrittenFile::rowCount).sum(), published.toString());
     for (WrittenFile file : published) {
       assertTrue(Files.exists(Path.of(file.path())), file.path());
     }
-    assertEquals(List.of(), names().stream().filter(PartFileName::isHidden).collect(Collectors.toList()));
+    assertEquals(
+        List.of(), names().stream().filter(PartFileName::isHidden).collect(Collectors.toList()));
     long sidecars = allNames().stream().filter(n -> n.endsWith(".replaces")).count();
     long merged = names().stream().filter(CompactedFileName::isCompacted).count();
     assertEquals(merged, sidecars, "one sidecar per visible merged file: " + allNames());
@@ -204,7 +223,8 @@ class PartitionCompactorTest {
     List<WrittenFile> inputs = hiddenInputs(2);
     Files.delete(Path.of(inputs.get(1).path()));
     PartitionCompactor compactor = new PartitionCompactor(UUID, ConcatenatingMerger.INSTANCE);
-    Exception e = assertThrows(java.nio.file.NoSuchFileException.class, () -> compactor.compact(inputs));
+    Exception e =
+        assertThrows(java.nio.file.NoSuchFileException.class, () -> compactor.compact(inputs));
     assertTrue(e.getMessage().contains(inputs.get(1).path()), e.getMessage());
     assertFalse(names().stream().anyMatch(n -> !PartFileName.isHidden(n)), names().toString());
   }

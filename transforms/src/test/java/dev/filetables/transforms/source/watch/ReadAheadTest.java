@@ -32,7 +32,10 @@ class ReadAheadTest {
   private TableSpec table(String policy) {
     return DdlParser.parse(
         "CREATE TABLE t (id BIGINT NOT NULL) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("t") + "', 'format' = 'json', 'source.bad-records' = '" + policy + "')");
+            + dir.resolve("t")
+            + "', 'format' = 'json', 'source.bad-records' = '"
+            + policy
+            + "')");
   }
 
   private FileRange file(int badLine) throws Exception {
@@ -40,7 +43,8 @@ class ReadAheadTest {
     for (int i = 1; i <= ROWS; i++) {
       text.append(i == badLine ? "{\"id\": x}" : "{\"id\": " + i + "}").append('\n');
     }
-    Path file = Files.writeString(Files.createDirectories(dir.resolve("t")).resolve("f.json"), text);
+    Path file =
+        Files.writeString(Files.createDirectories(dir.resolve("t")).resolve("f.json"), text);
     long size = Files.size(file);
     return FileRange.of(DataFile.of(file.toString(), Map.of(), size, 0L), new ByteRange(0, size));
   }
@@ -72,7 +76,8 @@ class ReadAheadTest {
         }
         assertEquals(direct.subList(skip, ROWS), taken, "after " + skip);
         assertNull(ahead.next(), "stays at the end");
-        assertTrue(ahead.helperStopped(5_000), "the helper is still busy after the end of the range");
+        assertTrue(
+            ahead.helperStopped(5_000), "the helper is still busy after the end of the range");
       }
     }
   }
@@ -98,7 +103,9 @@ class ReadAheadTest {
       ReadAhead ahead = ReadAhead.start(reader.open(range));
       ahead.next();
       ahead.close(); // the helper is blocked on a full queue or still parsing: it must let go
-      assertTrue(ahead.helperStopped(5_000), "the helper thread of read-ahead " + i + " is still busy after close");
+      assertTrue(
+          ahead.helperStopped(5_000),
+          "the helper thread of read-ahead " + i + " is still busy after close");
     }
   }
 }

@@ -33,16 +33,25 @@ class WatchRestrictionTest {
   private TableSpec table(String... extraOptions) {
     StringBuilder with = new StringBuilder();
     for (int i = 0; i < extraOptions.length; i += 2) {
-      with.append(", '").append(extraOptions[i]).append("' = '").append(extraOptions[i + 1]).append("'");
+      with.append(", '")
+          .append(extraOptions[i])
+          .append("' = '")
+          .append(extraOptions[i + 1])
+          .append("'");
     }
     return DdlParser.parse(
         "CREATE TABLE logs (id BIGINT, msg STRING, dt STRING, `hour` STRING) PARTITIONED BY (dt, `hour`)"
-            + " WITH ('connector' = 'filesystem', 'path' = '" + dir.resolve("t") + "', 'format' = 'json',"
-            + " 'source.monitor-interval' = '1 s', 'source.monitor.lateness' = '1 min'" + with + ")");
+            + " WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("t")
+            + "', 'format' = 'json',"
+            + " 'source.monitor-interval' = '1 s', 'source.monitor.lateness' = '1 min'"
+            + with
+            + ")");
   }
 
   private DirectoryPoller poller(TableSpec table, int maxPending) {
-    return new DirectoryPoller(WatchSettings.of(table, PartitionFilter.all(), 1, 1 << 20, maxPending));
+    return new DirectoryPoller(
+        WatchSettings.of(table, PartitionFilter.all(), 1, 1 << 20, maxPending));
   }
 
   private Path file(String relative, long mtime) throws Exception {
@@ -62,7 +71,9 @@ class WatchRestrictionTest {
   @Test
   void takesEachFileOnceAndFindsNewPartitionsAtAnyDepth() throws Exception {
     long now = System.currentTimeMillis();
-    file("dt=2020-05-20/hour=10/a.json", now - 10 * MINUTE); // older than the window: first poll takes it
+    file(
+        "dt=2020-05-20/hour=10/a.json",
+        now - 10 * MINUTE); // older than the window: first poll takes it
     file("dt=2020-05-20/hour=10/.b.json.inprogress", now);
     file("dt=2020-05-20/hour=10/_SUCCESS", now);
     DirectoryPoller poller = poller(table(), 100);
@@ -75,8 +86,12 @@ class WatchRestrictionTest {
     assertEquals(0, r.seen.size(), "a.json is older than the window: pruned at once");
 
     file("dt=2020-05-21/hour=00/c.json", now + 1000); // a new dt directory and a new hour below it
-    file("dt=2020-05-20/hour=10/d.json", now - 30_000); // renamed in with an older mtime, inside lateness
-    file("dt=2020-05-20/hour=10/e.json", now - 5 * MINUTE); // older than cursor - lateness: never taken
+    file(
+        "dt=2020-05-20/hour=10/d.json",
+        now - 30_000); // renamed in with an older mtime, inside lateness
+    file(
+        "dt=2020-05-20/hour=10/e.json",
+        now - 5 * MINUTE); // older than cursor - lateness: never taken
     PollOutcome second = poller.poll(r, now + 2000);
     assertEquals(List.of("d.json", "c.json"), names(second), "in modification time order");
     assertTrue(tracker.tryClaim(WatchClaim.poll(second)));
@@ -120,7 +135,8 @@ class WatchRestrictionTest {
     assertEquals(List.of("f0.json", "f1.json"), names(first));
     assertEquals(3, first.deferredFiles());
     tracker.tryClaim(WatchClaim.poll(first));
-    assertEquals(now - 20 * MINUTE + 2000, r.cursorMillis, "cursor stops at the first deferred file");
+    assertEquals(
+        now - 20 * MINUTE + 2000, r.cursorMillis, "cursor stops at the first deferred file");
     assertEquals(List.of(), names(poller.poll(r, now + 1000)), "no room while two are pending");
     tracker.tryClaim(WatchClaim.rangeDone());
     tracker.tryClaim(WatchClaim.rangeDone());
@@ -150,7 +166,9 @@ class WatchRestrictionTest {
     List<DataFile> listed = poller.list(r.cursorMillis - MINUTE);
     assertEquals(
         List.of("b.json", "new.json"),
-        listed.stream().map(f -> Path.of(f.path()).getFileName().toString()).collect(Collectors.toList()));
+        listed.stream()
+            .map(f -> Path.of(f.path()).getFileName().toString())
+            .collect(Collectors.toList()));
   }
 
   @Test
@@ -204,7 +222,8 @@ class WatchRestrictionTest {
             0));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     WatchRestrictionCoder.of().encode(r, bytes);
-    WatchRestriction back = WatchRestrictionCoder.of().decode(new ByteArrayInputStream(bytes.toByteArray()));
+    WatchRestriction back =
+        WatchRestrictionCoder.of().decode(new ByteArrayInputStream(bytes.toByteArray()));
     assertEquals(r.toString(), back.toString());
     assertEquals(r.pendingList().toString(), back.pendingList().toString());
     assertEquals(r.pending.peekLast().file, back.pending.peekLast().file);

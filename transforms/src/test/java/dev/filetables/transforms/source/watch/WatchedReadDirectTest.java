@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +19,10 @@ import java.util.function.BooleanSupplier;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.RowCoder;
-import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -64,18 +63,29 @@ class WatchedReadDirectTest {
             + " dt STRING, `hour` STRING,"
             + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)"
             + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing") + "', 'format' = 'json', 'source.monitor-interval' = '200 ms'"
-            + extraOptions + ")");
+            + dir.resolve("landing")
+            + "', 'format' = 'json', 'source.monitor-interval' = '200 ms'"
+            + extraOptions
+            + ")");
   }
 
-  /** Writes JSON rows {@code ids} (ts = T0 + id seconds) as a hidden file, then renames it into place. */
+  /**
+   * Writes JSON rows {@code ids} (ts = T0 + id seconds) as a hidden file, then renames it into
+   * place.
+   */
   private Path place(String partition, String name, long firstId, int count) throws Exception {
     Path target = dir.resolve("landing").resolve(partition).resolve(name);
     Files.createDirectories(target.getParent());
     StringBuilder lines = new StringBuilder();
     for (long id = firstId; id < firstId + count; id++) {
-      lines.append("{\"id\": ").append(id).append(", \"msg\": \"m").append(id).append("\", \"ts\": \"")
-          .append(TS.format(T0.plusSeconds(id))).append("\"}\n");
+      lines
+          .append("{\"id\": ")
+          .append(id)
+          .append(", \"msg\": \"m")
+          .append(id)
+          .append("\", \"ts\": \"")
+          .append(TS.format(T0.plusSeconds(id)))
+          .append("\"}\n");
     }
     Path hidden = target.resolveSibling("." + name + ".inprogress");
     Files.writeString(hidden, lines);
@@ -115,7 +125,8 @@ class WatchedReadDirectTest {
   /** Keeps (row, timestamp) pairs. */
   static final class Stamp extends DoFn<Row, KV<Row, Instant>> {
     @ProcessElement
-    public void process(@Element Row row, @Timestamp Instant timestamp, OutputReceiver<KV<Row, Instant>> out) {
+    public void process(
+        @Element Row row, @Timestamp Instant timestamp, OutputReceiver<KV<Row, Instant>> out) {
       out.output(KV.of(row, timestamp));
     }
   }
@@ -136,9 +147,11 @@ class WatchedReadDirectTest {
       Path b = place("dt=2020-05-20/hour=11", "b.json", 3, 4); // new hour directory
       place("dt=2020-05-21/hour=00", "c.json", 7, 2); // new dt directory and hour below it
       place("dt=2020-05-21/hour=00", "skipped.log", 100, 5); // regex-excluded
-      Files.writeString(dir.resolve("landing/dt=2020-05-21/hour=00/.hidden.json"), "{\"id\": 200}\n");
+      Files.writeString(
+          dir.resolve("landing/dt=2020-05-21/hour=00/.hidden.json"), "{\"id\": 200}\n");
       Files.writeString(dir.resolve("landing/dt=2020-05-21/hour=00/_SUCCESS"), "");
-      Files.writeString(dir.resolve("landing/dt=2020-05-21/hour=00/d.json.inprogress"), "{\"id\": 300}\n");
+      Files.writeString(
+          dir.resolve("landing/dt=2020-05-21/hour=00/d.json.inprogress"), "{\"id\": 300}\n");
       await(result, () -> JvmCollector.collected(collector).size() >= 9, "the new files");
       Thread.sleep(1500); // several more polls: nothing is read twice
       List<KV<Row, Instant>> rows = JvmCollector.collected(collector);
@@ -149,7 +162,10 @@ class WatchedReadDirectTest {
         counts.merge(id, 1, Integer::sum);
         LocalDateTime ts = row.getLogicalTypeValue("ts", LocalDateTime.class);
         assertEquals(T0.plusSeconds(id), ts);
-        assertEquals(ts.toInstant(ZoneOffset.UTC).toEpochMilli(), kv.getValue().getMillis(), "event timestamp");
+        assertEquals(
+            ts.toInstant(ZoneOffset.UTC).toEpochMilli(),
+            kv.getValue().getMillis(),
+            "event timestamp");
         Path file = Path.of(row.getString("file.path"));
         assertEquals(file.getFileName().toString(), row.getString("file.name"));
         assertEquals(Files.size(file), row.getInt64("file.size"));
@@ -179,12 +195,23 @@ class WatchedReadDirectTest {
     rows.apply(Window.into(FixedWindows.of(Duration.standardMinutes(1))))
         .apply(MapElements.into(TypeDescriptors.strings()).via(r -> "rows"))
         .apply(Count.perElement())
-        .apply(ParDo.of(new DoFn<KV<String, Long>, String>() {
-          @ProcessElement
-          public void process(@Element KV<String, Long> count, BoundedWindow window, PaneInfo pane, OutputReceiver<String> out) {
-            out.output(((IntervalWindow) window).start() + " " + count.getValue() + " " + pane.getTiming());
-          }
-        }))
+        .apply(
+            ParDo.of(
+                new DoFn<KV<String, Long>, String>() {
+                  @ProcessElement
+                  public void process(
+                      @Element KV<String, Long> count,
+                      BoundedWindow window,
+                      PaneInfo pane,
+                      OutputReceiver<String> out) {
+                    out.output(
+                        ((IntervalWindow) window).start()
+                            + " "
+                            + count.getValue()
+                            + " "
+                            + pane.getTiming());
+                  }
+                }))
         .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
     return collector;
   }
@@ -205,7 +232,8 @@ class WatchedReadDirectTest {
       place("dt=2020-05-20/hour=10", "c.json", 66, 1); // 10:01:06: watermark 10:01:01
       await(result, () -> !JvmCollector.collected(collector).isEmpty(), "the 10:00 window");
       assertEquals(
-          List.of("2020-05-20T10:00:00.000Z 50 ON_TIME"), JvmCollector.<String>collected(collector));
+          List.of("2020-05-20T10:00:00.000Z 50 ON_TIME"),
+          JvmCollector.<String>collected(collector));
     } finally {
       result.cancel();
     }
@@ -219,7 +247,10 @@ class WatchedReadDirectTest {
     String collector = windowCounts(p, table);
     PipelineResult result = p.run();
     try {
-      await(result, () -> !JvmCollector.collected(collector).isEmpty(), "the window of an idle directory");
+      await(
+          result,
+          () -> !JvmCollector.collected(collector).isEmpty(),
+          "the window of an idle directory");
       List<String> fired = JvmCollector.collected(collector);
       assertEquals(1, fired.size(), fired.toString());
       assertTrue(fired.get(0).endsWith(" 10 ON_TIME"), fired.toString());
@@ -235,7 +266,8 @@ class WatchedReadDirectTest {
         DdlParser.parse(
             "CREATE TABLE hourly (id BIGINT NOT NULL, msg STRING, ts TIMESTAMP(3), dt STRING, `hour` STRING)"
                 + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
-                + dir.resolve("hourly") + "', 'format' = 'parquet',"
+                + dir.resolve("hourly")
+                + "', 'format' = 'parquet',"
                 + " 'sink.rolling-policy.rollover-interval' = '1 s',"
                 + " 'sink.rolling-policy.inactivity-interval' = '1 s',"
                 + " 'sink.rolling-policy.check-interval' = '1 s',"
@@ -244,7 +276,9 @@ class WatchedReadDirectTest {
                 + " 'sink.partition-commit.policy.kind' = 'success-file')");
     Pipeline p = pipeline();
     p.apply(FileTableIO.read(source).withWatchShards(1))
-        .apply(org.apache.beam.sdk.schemas.transforms.Select.fieldNames("id", "msg", "ts", "dt", "hour"))
+        .apply(
+            org.apache.beam.sdk.schemas.transforms.Select.fieldNames(
+                "id", "msg", "ts", "dt", "hour"))
         .apply(FileTableIO.write(sink));
     PipelineResult result = p.run();
     Path success10 = dir.resolve("hourly/dt=2020-05-20/hour=10/_SUCCESS");

@@ -41,14 +41,14 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.Row;
 import org.joda.time.Duration;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The watched source under {@code source.bad-records}: bad lines, undecodable bytes, BOM + CRLF,
- * a cut last record, truncated and empty Parquet files among good ones. Only {@code fail} stops
- * the stream; {@code skip} counts, {@code dead-letter} writes each bad record once, with provenance.
+ * The watched source under {@code source.bad-records}: bad lines, undecodable bytes, BOM + CRLF, a
+ * cut last record, truncated and empty Parquet files among good ones. Only {@code fail} stops the
+ * stream; {@code skip} counts, {@code dead-letter} writes each bad record once, with provenance.
  */
 @Tag("slow")
 class WatchedReadDirtyDataTest {
@@ -57,13 +57,18 @@ class WatchedReadDirtyDataTest {
   private TableSpec table(String format, String options) {
     return DdlParser.parse(
         "CREATE TABLE landing (id BIGINT NOT NULL, msg STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing") + "', 'format' = '" + format + "', 'source.monitor-interval' = '200 ms'"
-            + options + ")");
+            + dir.resolve("landing")
+            + "', 'format' = '"
+            + format
+            + "', 'source.monitor-interval' = '200 ms'"
+            + options
+            + ")");
   }
 
   private String deadLetterOptions() {
     return ", 'source.bad-records' = 'dead-letter', 'source.bad-records.dead-letter.path' = '"
-        + dir.resolve("dead") + "'";
+        + dir.resolve("dead")
+        + "'";
   }
 
   /** Writes {@code bytes} under a hidden name, then renames it into the landing directory. */
@@ -88,16 +93,20 @@ class WatchedReadDirtyDataTest {
     return out.toByteArray();
   }
 
-  private static final byte[] GBK_LINE = "{\"id\": 5, \"msg\": \"中文\"}\n".getBytes(Charset.forName("GBK"));
+  private static final byte[] GBK_LINE =
+      "{\"id\": 5, \"msg\": \"中文\"}\n".getBytes(Charset.forName("GBK"));
 
   /** Rows 4 and 6; line 2 is GBK in a UTF-8 feed, line 3 does not parse. */
   private static byte[] badLines() {
-    return concat(utf8("{\"id\": 4, \"msg\": \"ok\"}\n"), GBK_LINE, utf8("{\"id\": x}\n{\"id\": 6}\n"));
+    return concat(
+        utf8("{\"id\": 4, \"msg\": \"ok\"}\n"), GBK_LINE, utf8("{\"id\": x}\n{\"id\": 6}\n"));
   }
 
   /** Rows 7 and 8: a UTF-8 byte order mark and CRLF line ends, no bad record. */
   private static byte[] bomCrlf() {
-    return concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, utf8("{\"id\": 7}\r\n{\"id\": 8, \"msg\": \"m\"}\r\n"));
+    return concat(
+        new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+        utf8("{\"id\": 7}\r\n{\"id\": 8, \"msg\": \"m\"}\r\n"));
   }
 
   /** Row 9, then a record cut in the middle (a truncated copy). */
@@ -105,7 +114,9 @@ class WatchedReadDirtyDataTest {
     return utf8("{\"id\": 9}\n{\"id\": 10, \"ms");
   }
 
-  /** Rows 100.. of which every 10th line is bad: long enough for the runner to checkpoint inside it. */
+  /**
+   * Rows 100.. of which every 10th line is bad: long enough for the runner to checkpoint inside it.
+   */
   private static byte[] many(int lines) {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < lines; i++) {
@@ -115,13 +126,18 @@ class WatchedReadDirtyDataTest {
   }
 
   private static Set<Long> manyIds(int lines) {
-    return LongStream.range(0, lines).filter(i -> i % 10 != 9).map(i -> 100 + i).boxed().collect(Collectors.toSet());
+    return LongStream.range(0, lines)
+        .filter(i -> i % 10 != 9)
+        .map(i -> 100 + i)
+        .boxed()
+        .collect(Collectors.toSet());
   }
 
   private static long counter(PipelineResult result, String name) {
     long total = 0;
     for (MetricResult<Long> c :
-        result.metrics()
+        result
+            .metrics()
             .queryMetrics(
                 MetricsFilter.builder()
                     .addNameFilter(MetricNameFilter.named(FileRangeReader.NAMESPACE, name))
@@ -149,7 +165,8 @@ class WatchedReadDirtyDataTest {
   /** Starts a watched read of {@code table} collecting its rows. */
   private static PipelineResult watch(TableSpec table, String collector) {
     Pipeline p = pipeline();
-    p.apply(FileTableIO.read(table).withWatchShards(2)).apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
+    p.apply(FileTableIO.read(table).withWatchShards(2))
+        .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
     return p.run();
   }
 
@@ -180,12 +197,18 @@ class WatchedReadDirtyDataTest {
       manyFile = place("many.json", many(600));
       place("after.json", utf8("{\"id\": 11}\n"));
       Set<Long> expected = union(manyIds(600), 1, 2, 3, 4, 6, 7, 8, 9, 11);
-      await(result, () -> JvmCollector.<Row>collected(collector).size() >= expected.size(), "all good rows");
+      await(
+          result,
+          () -> JvmCollector.<Row>collected(collector).size() >= expected.size(),
+          "all good rows");
       List<Row> rows = JvmCollector.collected(collector);
       assertEquals(expected, ids(rows));
       assertEquals(expected.size(), rows.size(), "every row once");
       int deadLetters = 2 + 1 + 60;
-      await(result, () -> counter(result, FileRangeReader.DEAD_LETTERS) >= deadLetters, "the dead-letter metric");
+      await(
+          result,
+          () -> counter(result, FileRangeReader.DEAD_LETTERS) >= deadLetters,
+          "the dead-letter metric");
       assertEquals(deadLetters, counter(result, FileRangeReader.DEAD_LETTERS));
       assertEquals(deadLetters, counter(result, FileRangeReader.BAD_RECORDS));
       // the dead-letter sink rolls its file after 1 min without rows; it is then published
@@ -199,16 +222,23 @@ class WatchedReadDirtyDataTest {
       }
       assertEquals(deadLetters, dead.size(), "each bad record dead-lettered once: " + dead);
       Set<String> distinct =
-          dead.stream().map(r -> r.getString("source_file") + ":" + r.getInt64("line_number")).collect(Collectors.toSet());
+          dead.stream()
+              .map(r -> r.getString("source_file") + ":" + r.getInt64("line_number"))
+              .collect(Collectors.toSet());
       assertEquals(deadLetters, distinct.size(), "no dead letter twice");
 
       Row gbk = find(dead, bad, 2);
       assertEquals("record", gbk.getString("kind"));
       assertNull(gbk.getString("raw_text"), "not UTF-8: base64 only");
       // a JSON record's raw bytes are its line without the line end
-      assertArrayEquals(Arrays.copyOf(GBK_LINE, GBK_LINE.length - 1), Base64.getDecoder().decode(gbk.getString("raw_base64")));
-      assertTrue(gbk.getString("error_message").contains("not valid UTF-8"), gbk.getString("error_message"));
-      assertEquals((long) utf8("{\"id\": 4, \"msg\": \"ok\"}\n").length, gbk.getInt64("byte_offset"));
+      assertArrayEquals(
+          Arrays.copyOf(GBK_LINE, GBK_LINE.length - 1),
+          Base64.getDecoder().decode(gbk.getString("raw_base64")));
+      assertTrue(
+          gbk.getString("error_message").contains("not valid UTF-8"),
+          gbk.getString("error_message"));
+      assertEquals(
+          (long) utf8("{\"id\": 4, \"msg\": \"ok\"}\n").length, gbk.getInt64("byte_offset"));
       assertEquals("{\"id\": x}", find(dead, bad, 3).getString("raw_text"));
       assertEquals("{\"id\": 10, \"ms", find(dead, truncated, 2).getString("raw_text"));
       assertEquals("{\"id\": \"bad 9\"}", find(dead, manyFile, 10).getString("raw_text"));
@@ -219,9 +249,14 @@ class WatchedReadDirtyDataTest {
 
   private static Row find(List<Row> dead, Path file, long line) {
     return dead.stream()
-        .filter(r -> r.getString("source_file").equals(file.toString()) && r.getInt64("line_number") == line)
+        .filter(
+            r ->
+                r.getString("source_file").equals(file.toString())
+                    && r.getInt64("line_number") == line)
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no dead letter for " + file + " line " + line + " in " + dead));
+        .orElseThrow(
+            () ->
+                new AssertionError("no dead letter for " + file + " line " + line + " in " + dead));
   }
 
   private static List<Row> readBounded(TableSpec table) {
@@ -245,7 +280,10 @@ class WatchedReadDirtyDataTest {
     String collector = JvmCollector.newCollector();
     PipelineResult result = watch(table, collector);
     try {
-      await(result, () -> JvmCollector.collected(collector).size() >= 3, "the good rows of the dirty files");
+      await(
+          result,
+          () -> JvmCollector.collected(collector).size() >= 3,
+          "the good rows of the dirty files");
       place("bom.json", bomCrlf());
       await(result, () -> JvmCollector.collected(collector).size() >= 5, "the file after them");
       assertEquals(Set.of(4L, 6L, 7L, 8L, 9L), ids(JvmCollector.collected(collector)));
@@ -280,7 +318,10 @@ class WatchedReadDirtyDataTest {
     try {
       await(result, () -> JvmCollector.collected(collector).size() >= 3, "the good file");
       place("part-later.parquet", parquet(table, 4, 5));
-      await(result, () -> JvmCollector.collected(collector).size() >= 5, "the file after the broken ones");
+      await(
+          result,
+          () -> JvmCollector.collected(collector).size() >= 5,
+          "the file after the broken ones");
       assertEquals(Set.of(1L, 2L, 3L, 4L, 5L), ids(JvmCollector.collected(collector)));
       await(result, () -> counter(result, FileRangeReader.BAD_FILES) >= 2, "the bad-files metric");
       assertEquals(2, counter(result, FileRangeReader.BAD_FILES));
@@ -298,12 +339,15 @@ class WatchedReadDirtyDataTest {
     PipelineResult result = watch(table, collector);
     try {
       AssertionError failed =
-          assertThrows(AssertionError.class, () -> await(result, () -> false, "the bad record fails the job"));
+          assertThrows(
+              AssertionError.class,
+              () -> await(result, () -> false, "the bad record fails the job"));
       StringBuilder text = new StringBuilder();
       for (Throwable t = failed; t != null; t = t.getCause()) {
         text.append(t).append('\n');
       }
-      for (String part : List.of(bad.toString(), "line 2", "'source.bad-records'", "'skip'", "'dead-letter'")) {
+      for (String part :
+          List.of(bad.toString(), "line 2", "'source.bad-records'", "'skip'", "'dead-letter'")) {
         assertTrue(text.toString().contains(part), "expected <" + part + "> in: " + text);
       }
     } finally {
