@@ -138,6 +138,12 @@ public final class FileTablesCli implements Callable<Integer> {
     for (String passThrough : List.of("bench", "job")) {
       cli.getSubcommands().get(passThrough).setUnmatchedOptionsArePositionalParams(true);
     }
+    // a command's header is its line in the list of commands; its own help starts with "Usage:"
+    for (CommandLine sub : cli.getSubcommands().values()) {
+      List<String> sections = new java.util.ArrayList<>(sub.getHelpSectionKeys());
+      sections.remove(CommandLine.Model.UsageMessageSpec.SECTION_KEY_HEADER);
+      sub.setHelpSectionKeys(sections);
+    }
     return cli;
   }
 
