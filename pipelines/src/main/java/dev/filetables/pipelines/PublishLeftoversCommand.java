@@ -3,7 +3,7 @@ package dev.filetables.pipelines;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.PublishedLeftovers;
-import dev.filetables.transforms.sink.compact.EndOfInputIntents.RecoveredPartition;
+import dev.filetables.transforms.sink.publish.EndOfInputIntents.RecoveredPartition;
 import java.io.PrintStream;
 import java.util.Optional;
 import java.util.concurrent.Callable;

@@ -1,6 +1,6 @@
 package dev.filetables.transforms;
 
-import dev.filetables.transforms.sink.compact.EndOfInputIntents.RecoveredPartition;
+import dev.filetables.transforms.sink.publish.EndOfInputIntents.RecoveredPartition;
 import java.util.List;
 
 /** What {@link FileTableIO#publishLeftovers} did (or, in a dry run, would do). */

@@ -7,7 +7,7 @@ import dev.filetables.pipelines.bench.EmitLog;
 import dev.filetables.pipelines.bench.LocalFlinkCluster;
 import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.OrdersSource;
-import dev.filetables.transforms.sink.TimerHolds;
+import dev.filetables.transforms.runner.TimerHolds;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

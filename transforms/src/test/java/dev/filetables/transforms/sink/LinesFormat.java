@@ -13,7 +13,7 @@ import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
 /** A write-only test format: one {@code Row.toString()} line per row, exact byte counting. */
-final class LinesFormat implements FileFormat {
+public final class LinesFormat implements FileFormat {
   private static final long serialVersionUID = 1L;
 
   @Override

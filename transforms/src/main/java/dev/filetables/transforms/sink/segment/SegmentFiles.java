@@ -1,0 +1,169 @@
+package dev.filetables.transforms.sink.segment;
+
+import dev.filetables.io.files.FileOps;
+import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.format.FileFormat;
+import dev.filetables.io.format.FileMerger;
+import dev.filetables.io.format.RowWriter;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongPredicate;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.values.Row;
+
+/**
+ * The files behind one streaming part file: its segments {@code
+ * .part-<uuid>-<writer>-<counter><ext>.seg-<n>.inprogress} (complete small files of the table's
+ * format), the files that combine consecutive segments {@code first..last} while the part file is
+ * open ({@code .seg-<first>-<last>.inprogress}, see {@link SegmentCombiner}), and the hidden part
+ * file they are merged into. Every name derives from the part file's name and the segment numbers
+ * kept in state, so a replay after a restore rewrites the same names (replacing what a failed
+ * attempt left) instead of adding new files.
+ */
+public final class SegmentFiles {
+  private static final int BUFFER_BYTES = 64 * 1024;
+  private static final String IN_PROGRESS = ".inprogress";
+
+  private SegmentFiles() {}
+
+  /** The hidden name of segment {@code n} of the part file with hidden name {@code partName}. */
+  public static String segmentName(String partName, int n) {
+    return segmentPrefix(partName) + n + IN_PROGRESS;
+  }
+
+  /**
+   * The hidden name of the file holding segments {@code first..last} of the part file {@code
+   * partName}: {@link #segmentName(String, int)} for a single segment.
+   */
+  public static String segmentName(String partName, int first, int last) {
+    if (first > last) {
+      throw new IllegalArgumentException("No segments " + first + ".." + last);
+    }
+    return first == last
+        ? segmentName(partName, first)
+        : segmentPrefix(partName) + first + "-" + last + IN_PROGRESS;
+  }
+
+  /** The start all segment names of a part file share. */
+  public static String segmentPrefix(String partName) {
+    if (!PartFileName.isInProgress(partName)) {
+      throw new IllegalArgumentException("Not an in-progress part file name: " + partName);
+    }
+    return partName.substring(0, partName.length() - IN_PROGRESS.length()) + ".seg-";
+  }
+
+  /**
+   * Writes rows as a complete file {@code dir/name}, replacing an existing one; returns its size.
+   */
+  static long writeRows(FileFormat format, Schema schema, Path dir, String name, Iterable<Row> rows)
+      throws IOException {
+    Path file = dir.resolve(name);
+    FileOps.deleteQuietly(file); // a replay after a restore writes the same name again
+    OutputStream out = new BufferedOutputStream(FileOps.createHidden(dir, name), BUFFER_BYTES);
+    try (RowWriter writer = format.createWriter(out, schema)) {
+      for (Row row : rows) {
+        writer.write(row);
+      }
+    } catch (IOException | RuntimeException e) {
+      FileOps.deleteQuietly(file);
+      throw e;
+    }
+    return Files.size(file);
+  }
+
+  /**
+   * Merges the segment files {@code names} (in order) into {@code target} (a hidden name in the
+   * same directory), replacing an existing target; returns its size. The inputs stay: they are
+   * deleted only once no restore can need them (see {@link #deleteSegments} and {@link
+   * SegmentCombiner}).
+   */
+  public static long merge(FileMerger merger, Path dir, List<String> names, String target)
+      throws IOException {
+    List<Path> inputs = new ArrayList<>(names.size());
+    for (String name : names) {
+      Path input = dir.resolve(name);
+      if (!Files.exists(input)) {
+        throw new IOException(
+            "Segment file "
+                + input
+                + " of an open part file is missing (deleted while the write ran?)");
+      }
+      inputs.add(input);
+    }
+    Path file = dir.resolve(target);
+    FileOps.deleteQuietly(file);
+    OutputStream out = FileOps.createHidden(dir, target);
+    try {
+      merger.merge(inputs, out);
+    } catch (IOException | RuntimeException e) {
+      FileOps.deleteQuietly(file);
+      throw e;
+    }
+    return Files.size(file);
+  }
+
+  /**
+   * Deletes the hidden files (part files and segments) of one writer of one write in {@code dir}
+   * whose counter matches; returns how many were deleted. The writer's own state decides which
+   * counters cannot belong to a file that will still be published.
+   */
+  public static int deleteHidden(Path dir, String uuid, String writer, LongPredicate counter)
+      throws IOException {
+    int deleted = 0;
+    for (Path file : hiddenFiles(dir, uuid, writer, counter)) {
+      if (FileOps.deleteQuietly(file)) {
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
+  /** The hidden files of one writer of one write in {@code dir} whose counter matches. */
+  public static List<Path> hiddenFiles(Path dir, String uuid, String writer, LongPredicate counter)
+      throws IOException {
+    List<Path> found = new ArrayList<>();
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        Optional<PartFileName.Parts> parts = PartFileName.parse(entry.getFileName().toString());
+        if (parts.isPresent()
+            && parts.get().inProgress()
+            && parts.get().uuid().equals(uuid)
+            && parts.get().writer().equals(writer)
+            && counter.test(parts.get().counter())) {
+          found.add(entry);
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // no directory, no files
+    }
+    return found;
+  }
+
+  /**
+   * Deletes every segment of the part file {@code partName} in {@code dir}, also those beyond the
+   * recorded count that a failed attempt wrote. Returns how many were deleted.
+   */
+  public static int deleteSegments(Path dir, String partName) throws IOException {
+    String prefix = segmentPrefix(partName);
+    int deleted = 0;
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(prefix) && name.endsWith(IN_PROGRESS) && FileOps.deleteQuietly(entry)) {
+          deleted++;
+        }
+      }
+    } catch (NoSuchFileException e) {
+      // nothing left
+    }
+    return deleted;
+  }
+}
