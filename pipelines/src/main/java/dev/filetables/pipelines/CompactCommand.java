@@ -1,26 +1,17 @@
 package dev.filetables.pipelines;
 
 import dev.filetables.io.compaction.OfflineCompaction;
-import dev.filetables.io.files.PartitionDirectory;
-import dev.filetables.io.files.TablePartitions;
-import dev.filetables.io.format.FileFormat;
-import dev.filetables.io.format.FileFormats;
-import dev.filetables.io.format.FileMergers;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.Durations;
 import dev.filetables.io.table.MemorySizes;
 import dev.filetables.io.table.TableDefinitionException;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.transforms.FileTableMaintenance;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -93,30 +84,9 @@ final class CompactCommand implements Callable<Integer> {
         where == null
             ? PartitionFilter.all()
             : PartitionFilter.parse(where, table.schema(), table.partitionKeys());
-    FileFormat format = FileFormats.of(options);
-    OfflineCompaction compaction =
-        new OfflineCompaction(
-            FileMergers.of(format, table.fileSchema()), format.extension(), target, grace);
-    List<PartitionDirectory> partitions =
-        TablePartitions.listPartitions(
-            options.rootPath(), table.partitionKeys(), options.partitionDefaultName(), filter);
-
     long started = System.nanoTime();
-    int threads =
-        Math.max(1, Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    List<OfflineCompaction.Result> results = new ArrayList<>();
-    try {
-      List<Future<OfflineCompaction.Result>> futures = new ArrayList<>();
-      for (PartitionDirectory partition : partitions) {
-        futures.add(pool.submit(() -> compaction.compact(Path.of(partition.path()), dryRun)));
-      }
-      for (Future<OfflineCompaction.Result> future : futures) {
-        results.add(future.get());
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    List<OfflineCompaction.Result> results =
+        FileTableMaintenance.compact(table, filter, target, grace, dryRun);
     long millis = (System.nanoTime() - started) / 1_000_000;
     print(context.out(), table, results, target, grace, dryRun, millis);
     return 0;

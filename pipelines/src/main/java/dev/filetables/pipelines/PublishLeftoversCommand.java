@@ -1,7 +1,7 @@
 package dev.filetables.pipelines;
 
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.PublishedLeftovers;
 import dev.filetables.transforms.sink.publish.EndOfInputIntents.RecoveredPartition;
 import java.io.PrintStream;
@@ -15,9 +15,9 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code publish-leftovers <table.sql> [--write-uuid <uuid>] [--dry-run]}: the post-job publish of
- * a streaming write ({@link FileTableIO#publishLeftovers}) for a job that has ended; and {@link
- * #afterJob}, which every command that runs a streaming write and waits for it calls once the job
- * is {@code DONE}.
+ * a streaming write ({@link FileTableMaintenance#publishLeftovers}) for a job that has ended; and
+ * {@link #afterJob}, which every command that runs a streaming write and waits for it calls once
+ * the job is {@code DONE}.
  */
 @Command(
     name = "publish-leftovers",
@@ -59,8 +59,8 @@ final class PublishLeftoversCommand implements Callable<Integer> {
     // a real run also checks that nothing of the write is left hidden (and fails naming it if so)
     PublishedLeftovers result =
         dryRun
-            ? FileTableIO.publishLeftovers(table, writeUuid.orElse(null), true)
-            : FileTableIO.finishWrite(table, writeUuid.orElse(null));
+            ? FileTableMaintenance.publishLeftovers(table, writeUuid.orElse(null), true)
+            : FileTableMaintenance.finishWrite(table, writeUuid.orElse(null));
     PrintStream out = context.out();
     for (RecoveredPartition partition : result.partitions()) {
       out.println("  write " + partition.writeUuid() + ", " + partition);
@@ -83,7 +83,7 @@ final class PublishLeftoversCommand implements Callable<Integer> {
     if (state != PipelineResult.State.DONE) {
       return;
     }
-    PublishedLeftovers result = FileTableIO.finishWrite(table, writeUuid);
+    PublishedLeftovers result = FileTableMaintenance.finishWrite(table, writeUuid);
     if (!result.isEmpty()) {
       out.println(
           "the job's final checkpoint did not publish everything; "

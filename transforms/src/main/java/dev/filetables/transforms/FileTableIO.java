@@ -10,7 +10,6 @@ import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.partition.time.PartitionDeriver;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.transforms.commit.AfterJobCommit;
 import dev.filetables.transforms.commit.PartitionCommit;
 import dev.filetables.transforms.sink.DerivePartitionsFn;
 import dev.filetables.transforms.sink.PartFiles;
@@ -19,12 +18,10 @@ import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import dev.filetables.transforms.sink.batch.PublishFiles;
 import dev.filetables.transforms.sink.batch.WriteRows;
-import dev.filetables.transforms.sink.publish.EndOfInputIntents;
 import dev.filetables.transforms.sink.streaming.StreamingWrite;
 import dev.filetables.transforms.source.FileRange;
 import dev.filetables.transforms.source.ReadRanges;
 import dev.filetables.transforms.source.watch.WatchedRead;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
@@ -118,93 +115,13 @@ public final class FileTableIO {
    * Writes rows with the table's physical columns; outputs the published files. Exception: at the
    * end of a finite stream on Flink, the files that wait for the job's final checkpoint are output
    * under their visible names just before that checkpoint publishes them (see {@link
-   * #publishLeftovers} for when it cannot).
+   * FileTableMaintenance#finishWrite} for when it cannot).
    */
   public static Write write(TableSpec table) {
     return new AutoValue_FileTableIO_Write.Builder()
         .setTable(table)
         .setBufferSize(StreamingWrite.DEFAULT_BUFFER_SIZE)
         .build();
-  }
-
-  /**
-   * The post-job publish of a streaming write on Flink: finishes what the end of a finite stream
-   * left hidden. The sink publishes the last stretch of a finite stream when the job's final
-   * checkpoint completes (exactly once); if that callback never ran or failed midway (the job still
-   * ends {@code FINISHED}), the files stay hidden under an intent ({@code
-   * .filetables-eoi-<writeUuid>-….intent}) in their partition directory. This publishes them (the
-   * newest intent of the write per partition; older ones, and hidden files of the write in that
-   * partition that it does not name, are deleted, never published) and, when the table has commit
-   * policies, commits those partitions, which the job did not. Idempotent; nothing to do is the
-   * normal case.
-   *
-   * <p><b>Call it only once the writing job has ended and will not be restored</b> ({@code
-   * waitUntilFinish()} returned {@code DONE}, or the job is known to be over for good): while it
-   * runs, or if it is later restored from a savepoint or checkpoint taken before its input ended, a
-   * restore may write the same rows again. Pass the id given to {@link Write#withWriteUuid}.
-   */
-  public static PublishedLeftovers publishLeftovers(TableSpec table, String writeUuid)
-      throws Exception {
-    checkArgumentNotNull(
-        writeUuid,
-        "write uuid must not be null (null means every write: use the three-argument form)");
-    return publishLeftovers(table, writeUuid, false);
-  }
-
-  /**
-   * {@link #publishLeftovers(TableSpec, String)} for {@code writeUuid} (every write that left
-   * intents when null: only when no job writes the table), or with {@code dryRun} only what would
-   * be done.
-   */
-  public static PublishedLeftovers publishLeftovers(
-      TableSpec table, @Nullable String writeUuid, boolean dryRun) throws Exception {
-    checkArgumentNotNull(table, "table must not be null");
-    List<EndOfInputIntents.RecoveredPartition> partitions =
-        EndOfInputIntents.recover(table, writeUuid, dryRun);
-    List<String> committed = new java.util.ArrayList<>();
-    if (!dryRun && PartitionCommit.isConfigured(table)) {
-      java.util.Map<String, List<WrittenFile>> byPartition = new java.util.LinkedHashMap<>();
-      for (EndOfInputIntents.RecoveredPartition partition : partitions) {
-        byPartition
-            .computeIfAbsent(partition.partitionPath(), p -> new java.util.ArrayList<>())
-            .addAll(partition.published());
-      }
-      for (java.util.Map.Entry<String, List<WrittenFile>> partition : byPartition.entrySet()) {
-        AfterJobCommit.commit(table, partition.getKey(), partition.getValue());
-        committed.add(partition.getKey());
-      }
-    }
-    PublishedLeftovers result = new PublishedLeftovers(table.name(), dryRun, partitions, committed);
-    if (!result.isEmpty()) {
-      LOG.warn("{}", result);
-    }
-    return result;
-  }
-
-  /**
-   * What a program calls once a streaming write's job ended by itself ({@code waitUntilFinish()}
-   * returned {@code DONE}); every CLI command that waits for a streaming write does. On Flink the
-   * last files of a finite stream are published by a callback at the job's final checkpoint, which
-   * the runner can skip (Beam 2.62 runs a checkpoint's bundle finalizers only when that very
-   * checkpoint's completion is notified; a final checkpoint declined by a closing task is followed
-   * by another that ends the job): so this first runs {@link #publishLeftovers(TableSpec, String)},
-   * then checks that no hidden file of the write is left anywhere in the table.
-   *
-   * @param writeUuid the write's id ({@link Write#withWriteUuid}); null for every write of the
-   *     table (only when no other job writes it)
-   * @throws UnpublishedFilesException naming the hidden files when any is left: rows in them may be
-   *     missing, and nothing will publish them. Never a silent success.
-   */
-  public static PublishedLeftovers finishWrite(TableSpec table, @Nullable String writeUuid)
-      throws Exception {
-    checkArgumentNotNull(table, "table must not be null");
-    PublishedLeftovers published = publishLeftovers(table, writeUuid, false);
-    List<java.nio.file.Path> hidden = EndOfInputIntents.hiddenFilesOf(table, writeUuid);
-    if (!hidden.isEmpty()) {
-      throw new UnpublishedFilesException(
-          table.name(), writeUuid, table.options().rootPath().toAbsolutePath().normalize(), hidden);
-    }
-    return published;
   }
 
   /** Reads the table's rows (physical and metadata columns). */

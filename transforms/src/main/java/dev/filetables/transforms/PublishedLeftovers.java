@@ -3,7 +3,7 @@ package dev.filetables.transforms;
 import dev.filetables.transforms.sink.publish.EndOfInputIntents.RecoveredPartition;
 import java.util.List;
 
-/** What {@link FileTableIO#publishLeftovers} did (or, in a dry run, would do). */
+/** What {@link FileTableMaintenance#publishLeftovers} did (or, in a dry run, would do). */
 public final class PublishedLeftovers {
   private final String table;
   private final boolean dryRun;

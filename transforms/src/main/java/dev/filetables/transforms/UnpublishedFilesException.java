@@ -8,8 +8,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * A streaming write ended, its post-job publish ran, and hidden files of the write are still in the
  * table: nothing will ever publish them, so rows in them may be missing from the table. Thrown by
- * {@link FileTableIO#finishWrite} instead of reporting success; the files are left in place for
- * inspection.
+ * {@link FileTableMaintenance#finishWrite} instead of reporting success; the files are left in
+ * place for inspection.
  */
 public final class UnpublishedFilesException extends IllegalStateException {
   private static final long serialVersionUID = 1L;

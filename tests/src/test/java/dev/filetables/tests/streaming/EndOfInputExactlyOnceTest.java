@@ -15,6 +15,7 @@ import dev.filetables.pipelines.bench.OrdersSource;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.sink.publish.CompactionFailpoints;
 import dev.filetables.transforms.sink.publish.CompactionFailpoints.Point;
 import java.io.IOException;
@@ -51,9 +52,9 @@ import org.slf4j.LoggerFactory;
  *       every partition committed as visible.
  *   <li>A failure inside the final checkpoint's callback (after its first published group): the
  *       runner does not retry it and the job still ends {@code FINISHED}, with intents left; the
- *       post-job publish ({@link FileTableIO#publishLeftovers}) then leaves every row visible
- *       exactly once, nothing hidden, every partition committed with a manifest of exactly its
- *       visible files.
+ *       post-job publish ({@link FileTableMaintenance#publishLeftovers}) then leaves every row
+ *       visible exactly once, nothing hidden, every partition committed with a manifest of exactly
+ *       its visible files.
  *   <li>An endless stream stopped with {@code --drain}: the callbacks run at the synchronous
  *       savepoint; every emitted row visible once, nothing hidden.
  * </ul>
@@ -228,7 +229,7 @@ class EndOfInputExactlyOnceTest {
       ExactlyOnceCheck check = ExactlyOnceCheck.of(sink.table, ORDERS, ROWS);
       assertCompleteAndCommitted(sink.table, check);
       assertTrue(
-          FileTableIO.finishWrite(sink.table, uuids.get(sink.table.name())).isEmpty(),
+          FileTableMaintenance.finishWrite(sink.table, uuids.get(sink.table.name())).isEmpty(),
           "a second run has nothing to do");
     }
   }

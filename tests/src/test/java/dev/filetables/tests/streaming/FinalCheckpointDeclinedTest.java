@@ -13,6 +13,7 @@ import dev.filetables.pipelines.bench.OrdersSource;
 import dev.filetables.tests.streaming.StreamingScenarios.RunResult;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.sink.publish.CompactionFailpoints;
 import dev.filetables.transforms.sink.publish.CompactionFailpoints.Point;
 import java.io.IOException;
@@ -67,9 +68,10 @@ import org.slf4j.LoggerFactory;
  * prepared its last files, the branch's DoFn stalls its task for longer than the checkpoint
  * timeout, so the checkpoints in flight then expire (tolerated), including the one that carries the
  * sink's callback; the branch's source ends shortly after. The job still ends {@code FINISHED} by
- * itself; what the product does after a job ends ({@link FileTableIO#finishWrite}, which every CLI
- * command that waits for a streaming write runs, and so does the test harness) must leave every row
- * visible exactly once for FileTables and for DuckDB, every partition committed, nothing hidden.
+ * itself; what the product does after a job ends ({@link FileTableMaintenance#finishWrite}, which
+ * every CLI command that waits for a streaming write runs, and so does the test harness) must leave
+ * every row visible exactly once for FileTables and for DuckDB, every partition committed, nothing
+ * hidden.
  */
 class FinalCheckpointDeclinedTest {
   private static final Logger LOG = LoggerFactory.getLogger(FinalCheckpointDeclinedTest.class);

@@ -11,6 +11,7 @@ import dev.filetables.pipelines.bench.Orders;
 import dev.filetables.pipelines.bench.OrdersSource;
 import dev.filetables.pipelines.bench.TableContents;
 import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.PublishedLeftovers;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -159,7 +160,7 @@ final class StreamingScenarios {
 
     /**
      * Per table written by {@link FileTableIO}, what finishing the write after a job that finished
-     * by itself did ({@link FileTableIO#finishWrite}, as the CLI does); empty otherwise.
+     * by itself did ({@link FileTableMaintenance#finishWrite}, as the CLI does); empty otherwise.
      */
     final Map<String, PublishedLeftovers> leftovers;
 
@@ -414,7 +415,7 @@ final class StreamingScenarios {
       PTransform<?, ?> transform = sink.sink.apply(sink.table);
       if (transform instanceof FileTableIO.Write
           || transform instanceof CommitTables.WriteAndWatch) {
-        PublishedLeftovers result = FileTableIO.finishWrite(sink.table, null);
+        PublishedLeftovers result = FileTableMaintenance.finishWrite(sink.table, null);
         if (!result.isEmpty()) {
           LOG.warn("The job's final checkpoint left work for the post-job publish: {}", result);
         }

@@ -154,7 +154,7 @@ public abstract class PartitionCommit
    * write in a partition to disappear (default 30 s; the streaming sink on Flink adds its
    * checkpoint interval: the last files are published when the job's final checkpoint completes).
    * If some are still there then, the partition is not committed (a WARN names it): the post-job
-   * publish ({@code FileTableIO.publishLeftovers}) publishes them and commits it.
+   * publish ({@code FileTableMaintenance.publishLeftovers}) publishes them and commits it.
    */
   public PartitionCommit withEndOfInputWait(Duration wait) {
     checkArgumentNotNull(wait, "wait must not be null");

@@ -810,7 +810,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       // post-job publish finishes both and runs the commit policies for such partitions.
       LOG.warn(
           "Partition {} of table `{}` is NOT committed: the input has ended but hidden files of the"
-              + " write {} are still there after {}; the post-job publish (FileTableIO.publishLeftovers,"
+              + " write {} are still there after {}; the post-job publish (FileTableMaintenance.publishLeftovers,"
               + " `filetables publish-leftovers <table.sql> --write-uuid {}`) publishes them and commits"
               + " the partition",
           path,

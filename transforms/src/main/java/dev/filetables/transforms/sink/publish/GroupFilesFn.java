@@ -128,7 +128,7 @@ import org.slf4j.LoggerFactory;
  * the failed attempt's. After the final checkpoint no restore can take the writers back. The
  * callback itself may fail or never run (not retried by the runner; an aborted final checkpoint
  * drops it): the job still ends and the intents stay, for the post-job publish ({@link
- * EndOfInputIntents#recover}, {@code FileTableIO.publishLeftovers}).
+ * EndOfInputIntents#recover}, {@code FileTableMaintenance.publishLeftovers}).
  *
  * <p>On other runners ({@code pollMillis == 0}: the Direct runner commits a bundle's state and
  * output together and does not restore), a sealed group is published at once.

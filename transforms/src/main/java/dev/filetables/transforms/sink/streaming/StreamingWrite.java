@@ -97,7 +97,7 @@ import org.apache.beam.sdk.values.TupleTag;
  * <p>The last files of an input that ends (finite source, drain) that no checkpoint covers yet are
  * published when the job's final checkpoint completes, from an intent file the end of the input
  * writes (see {@code GroupFilesFn}); what that callback leaves undone, the post-job publish
- * finishes ({@code FileTableIO.publishLeftovers}).
+ * finishes ({@code FileTableMaintenance.publishLeftovers}).
  *
  * <h2>Leftovers of failed attempts</h2>
  *

@@ -11,7 +11,7 @@ import dev.filetables.io.files.IntentFileName;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.PublishedLeftovers;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.nio.file.Files;
@@ -149,11 +149,11 @@ class EndOfInputIntentsTest {
     Path interrupted = dir.resolve(IntentFileName.temporaryOf(IntentFileName.of(UUID, 3, "tmp1")));
     Files.writeString(interrupted, "{");
 
-    PublishedLeftovers dry = FileTableIO.publishLeftovers(table(), UUID, true);
+    PublishedLeftovers dry = FileTableMaintenance.publishLeftovers(table(), UUID, true);
     assertEquals(2, dry.filesPublished(), dry.toString());
     assertEquals(0, visibleRows("a"), "a dry run changes nothing");
 
-    PublishedLeftovers done = FileTableIO.publishLeftovers(table(), UUID);
+    PublishedLeftovers done = FileTableMaintenance.publishLeftovers(table(), UUID);
     assertEquals(1, done.partitions().size(), done.toString());
     assertEquals(newest, done.partitions().get(0).intent());
     assertEquals(1, done.partitions().get(0).olderIntents());
@@ -167,7 +167,7 @@ class EndOfInputIntentsTest {
         hiddenNames("a").stream().noneMatch(n -> n.contains(UUID)), hiddenNames("a").toString());
     assertFalse(Files.exists(interrupted), "an interrupted intent's temporary file is deleted");
 
-    PublishedLeftovers again = FileTableIO.publishLeftovers(table(), UUID);
+    PublishedLeftovers again = FileTableMaintenance.publishLeftovers(table(), UUID);
     assertTrue(again.isEmpty(), again.toString());
     assertEquals(3, visibleRows("a"));
   }
@@ -200,7 +200,7 @@ class EndOfInputIntentsTest {
     assertEquals(5, visibleRows("b"));
     assertTrue(Files.exists(intentFile));
 
-    PublishedLeftovers done = FileTableIO.publishLeftovers(table(), UUID);
+    PublishedLeftovers done = FileTableMaintenance.publishLeftovers(table(), UUID);
     assertEquals(9, visibleRows("b"), names("b").toString());
     assertEquals(
         List.of(),
@@ -218,7 +218,7 @@ class EndOfInputIntentsTest {
         visible,
         "the files emitted before publishing are the ones published");
     assertEquals(2, done.filesPublished(), done.toString());
-    assertTrue(FileTableIO.publishLeftovers(table(), UUID).isEmpty());
+    assertTrue(FileTableMaintenance.publishLeftovers(table(), UUID).isEmpty());
   }
 
   @Test
@@ -227,7 +227,8 @@ class EndOfInputIntentsTest {
     Path dir = Path.of(gone.path()).getParent();
     EndOfInputIntents.write(dir, UUID, "dt=c", false, List.of(List.of(gone)));
     Files.delete(Path.of(gone.path()));
-    assertThrows(NoSuchFileException.class, () -> FileTableIO.publishLeftovers(table(), UUID));
+    assertThrows(
+        NoSuchFileException.class, () -> FileTableMaintenance.publishLeftovers(table(), UUID));
   }
 
   @Test
@@ -243,7 +244,7 @@ class EndOfInputIntentsTest {
     EndOfInputIntents.write(
         Path.of(two.path()).getParent(), UUID, "dt=e", false, List.of(List.of(two)));
 
-    PublishedLeftovers done = FileTableIO.publishLeftovers(committed, UUID);
+    PublishedLeftovers done = FileTableMaintenance.publishLeftovers(committed, UUID);
     assertEquals(List.of("dt=d", "dt=e"), done.committed(), done.toString());
     for (String dt : List.of("d", "e")) {
       Path dir = root.resolve("dt=" + dt);
@@ -263,12 +264,14 @@ class EndOfInputIntentsTest {
         Path.of(file.path()).getParent(), UUID, "dt=f", false, List.of(List.of(file)));
     hidden(OTHER_UUID, "f", 200, 1); // another write's open file: not this write's business
 
-    PublishedLeftovers done = FileTableIO.finishWrite(table(), UUID);
+    PublishedLeftovers done = FileTableMaintenance.finishWrite(table(), UUID);
 
     assertEquals(1, done.filesPublished(), done.toString());
     assertEquals(3, visibleRows("f"));
     assertEquals(List.of(), EndOfInputIntents.hiddenFilesOf(table(), UUID));
-    assertTrue(FileTableIO.finishWrite(table(), UUID).isEmpty(), "a second call has nothing to do");
+    assertTrue(
+        FileTableMaintenance.finishWrite(table(), UUID).isEmpty(),
+        "a second call has nothing to do");
   }
 
   @Test
@@ -279,7 +282,7 @@ class EndOfInputIntentsTest {
     dev.filetables.transforms.UnpublishedFilesException e =
         assertThrows(
             dev.filetables.transforms.UnpublishedFilesException.class,
-            () -> FileTableIO.finishWrite(table(), UUID));
+            () -> FileTableMaintenance.finishWrite(table(), UUID));
 
     String name = Path.of(orphan.path()).getFileName().toString();
     assertTrue(e.getMessage().contains("dt=g/" + name), e.getMessage());
@@ -290,6 +293,6 @@ class EndOfInputIntentsTest {
     // every write, as the CLI's publish-leftovers without --write-uuid: the same verdict
     assertThrows(
         dev.filetables.transforms.UnpublishedFilesException.class,
-        () -> FileTableIO.finishWrite(table(), null));
+        () -> FileTableMaintenance.finishWrite(table(), null));
   }
 }
