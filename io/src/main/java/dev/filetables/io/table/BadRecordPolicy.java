@@ -18,6 +18,13 @@ public enum BadRecordPolicy {
   /** Write the record to the dead-letter table at {@code source.bad-records.dead-letter.path}. */
   DEAD_LETTER("dead-letter");
 
+  /**
+   * The format option (csv, json) with which Flink skips bad records: {@code
+   * <format>.ignore-parse-errors} = {@code true} means {@code source.bad-records} = {@code skip}.
+   * Declared here, not by the formats, because table options interpret it.
+   */
+  public static final String IGNORE_PARSE_ERRORS = "ignore-parse-errors";
+
   private final String optionValue;
 
   BadRecordPolicy(String optionValue) {

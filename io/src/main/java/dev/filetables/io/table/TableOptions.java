@@ -25,9 +25,9 @@ import java.util.stream.Collectors;
  * normalised (lower case); free-form strings (path, names, classes, patterns) are taken exactly as
  * given. Options for later features (compaction, commit, time extraction, monitoring) are accepted
  * and checked here. Keys {@code <format>.*} are accepted for the table's own format only and
- * checked here by that format ({@link dev.filetables.io.format.FileFormats#forName}), so a bad
- * {@code csv.field-delimiter} fails when the table is defined. {@link OptionKey} lists every known
- * key with its type, default and description.
+ * checked here by that format (through {@link FormatCatalog}), so a bad {@code csv.field-delimiter}
+ * fails when the table is defined. {@link OptionKey} lists every known key with its type, default
+ * and description.
  */
 public final class TableOptions implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -212,7 +212,7 @@ public final class TableOptions implements Serializable {
   }
 
   static boolean formatIgnoresParseErrors(Map<String, String> options, String format) {
-    String v = options.get(format + "." + dev.filetables.io.format.FileFormats.IGNORE_PARSE_ERRORS);
+    String v = options.get(format + "." + BadRecordPolicy.IGNORE_PARSE_ERRORS);
     return v != null && v.trim().equalsIgnoreCase("true");
   }
 

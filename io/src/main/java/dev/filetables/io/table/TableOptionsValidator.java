@@ -1,6 +1,5 @@
 package dev.filetables.io.table;
 
-import dev.filetables.io.format.FileFormats;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -134,18 +133,18 @@ final class TableOptionsValidator {
 
     /** Returns the format when it is set and supported, else null (and records the problem). */
     private String checkFormat() {
+      List<String> supported = FormatCatalog.installed().names();
       String format = options.get(TableOptions.FORMAT);
       if (format == null) {
         problems.add(
             new OptionProblem(
                 TableOptions.FORMAT,
-                "Missing required option 'format'; supported: "
-                    + String.join(", ", FileFormats.SUPPORTED)));
+                "Missing required option 'format'; supported: " + String.join(", ", supported)));
         return null;
       }
-      if (!FileFormats.SUPPORTED.contains(format)) {
+      if (!supported.contains(format)) {
         String hint =
-            FileFormats.SUPPORTED.contains(format.trim().toLowerCase(Locale.ROOT))
+            supported.contains(format.trim().toLowerCase(Locale.ROOT))
                 ? " (write it as '" + format.trim().toLowerCase(Locale.ROOT) + "')"
                 : "";
         problems.add(
@@ -156,7 +155,7 @@ final class TableOptionsValidator {
                     + "' (option 'format')"
                     + hint
                     + "; supported: "
-                    + String.join(", ", FileFormats.SUPPORTED)));
+                    + String.join(", ", supported)));
         return null;
       }
       return format;
@@ -172,7 +171,7 @@ final class TableOptionsValidator {
         if (prefix != null && prefix.equals(format)) {
           continue; // the format checks its own options: checkFormatOptions
         }
-        if (prefix != null && FileFormats.SUPPORTED.contains(prefix)) {
+        if (prefix != null && FormatCatalog.installed().names().contains(prefix)) {
           String formatText =
               format != null
                   ? "the table's format is '" + format + "'"
@@ -199,7 +198,7 @@ final class TableOptionsValidator {
      */
     private void checkFormatOptions(String format) {
       try {
-        FileFormats.forName(format, TableOptions.formatOptions(options, format));
+        FormatCatalog.installed().check(format, TableOptions.formatOptions(options, format));
       } catch (TableDefinitionException e) {
         problems.add(new OptionProblem(keyNamedFirst(e.getMessage(), format), e.getMessage()));
       }
