@@ -26,11 +26,6 @@ class FileSystemOptionsTest {
   }
 
   @Test
-  void sameTableAsTheEnum() {
-    assertEquals(OptionKey.markdownTable(), OptionsTable.markdown());
-  }
-
-  @Test
   void fallbackAndDefaultText() {
     assertEquals(
         FileSystemOptions.ROLLING_ROLLOVER_INTERVAL,
