@@ -58,9 +58,9 @@ final class FileSystemOptionTypes {
           v -> v);
 
   /**
-   * The table root, exactly as given, once its form is checked: a local path or {@code file:} URI
-   * ({@link LocalPaths}) without partition-like directories. Whether it is a directory depends on
-   * the file system, so the validator checks that when the table is defined.
+   * The table root, exactly as given, once its form is checked: not blank, no surrounding
+   * whitespace, a local path or {@code file:} URI ({@link LocalPaths}). Where it resolves to (a
+   * relative path depends on the working directory) is checked by the validator.
    */
   static final OptionType<String> TABLE_PATH =
       OptionTypes.of(
@@ -81,22 +81,7 @@ final class FileSystemOptionTypes {
                       + value
                       + "' has leading or trailing whitespace; remove it");
             }
-            for (Path segment : localPath(key, value).toAbsolutePath().normalize()) {
-              String name = segment.toString();
-              if (name.indexOf('=') > 0) {
-                throw InvalidValueException.withMessage(
-                    "Option '"
-                        + key
-                        + "' = '"
-                        + value
-                        + "' has a directory '"
-                        + name
-                        + "' that looks like a partition directory (name=value): independent"
-                        + " readers such as DuckDB or Spark would take it for a partition column"
-                        + " above the table root; choose a table path without '=' in its directory"
-                        + " names");
-              }
-            }
+            localPath(key, value);
             return value;
           },
           v -> v);

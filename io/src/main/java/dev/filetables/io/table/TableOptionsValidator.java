@@ -78,7 +78,7 @@ final class TableOptionsValidator {
           check(option);
         }
       }
-      checkTableRootIsNoFile();
+      checkTableRoot();
       checkBadRecords(format);
       checkCustomClassesGiven();
       checkPartitionDerive();
@@ -99,6 +99,9 @@ final class TableOptionsValidator {
       } catch (InvalidValueException e) {
         e.messages().forEach(m -> problems.add(new OptionProblem(option.key(), m)));
         return false;
+      } catch (TableDefinitionException e) {
+        problems.add(new OptionProblem(option.key(), e.getMessage()));
+        return false;
       }
     }
 
@@ -110,7 +113,7 @@ final class TableOptionsValidator {
       }
       try {
         return Optional.of(option.parse(value));
-      } catch (InvalidValueException e) {
+      } catch (TableDefinitionException e) {
         return Optional.empty();
       }
     }
@@ -215,12 +218,36 @@ final class TableOptionsValidator {
 
     // ---- rules beyond one value ----
 
-    /** Whether the path is a file depends on the file system, not on the text: checked here. */
-    private void checkTableRootIsNoFile() {
-      valid(PATH)
-          .filter(path -> Files.isRegularFile(absolute(PATH, path)))
-          .ifPresent(
-              path -> problem(PATH, "path '" + path + "' is a file; a table path is a directory"));
+    /**
+     * The table root must be a directory, and no directory above it may look like a partition. Both
+     * depend on where the path resolves (the file system, the working directory), not only on its
+     * text, so they are checked here, once, and not by the getters.
+     */
+    private void checkTableRoot() {
+      Optional<String> path = valid(PATH);
+      if (path.isEmpty()) {
+        return;
+      }
+      Path absolute = absolute(PATH, path.get());
+      if (Files.isRegularFile(absolute)) {
+        problem(PATH, "path '" + path.get() + "' is a file; a table path is a directory");
+        return;
+      }
+      for (Path segment : absolute) {
+        String name = segment.toString();
+        if (name.indexOf('=') > 0) {
+          problem(
+              PATH,
+              "Option 'path' = '"
+                  + path.get()
+                  + "' has a directory '"
+                  + name
+                  + "' that looks like a partition directory (name=value): independent readers"
+                  + " such as DuckDB or Spark would take it for a partition column above the table"
+                  + " root; choose a table path without '=' in its directory names");
+          return;
+        }
+      }
     }
 
     private void checkBadRecords(String format) {
