@@ -1,5 +1,6 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.table.BadRecordPolicy;
 import java.util.Map;
 
 /**
@@ -13,9 +14,9 @@ public final class FileFormats {
 
   /**
    * Format option (csv, json) with which Flink skips bad records; means {@code source.bad-records}
-   * = skip.
+   * = skip ({@link BadRecordPolicy#IGNORE_PARSE_ERRORS}).
    */
-  public static final String IGNORE_PARSE_ERRORS = "ignore-parse-errors";
+  public static final String IGNORE_PARSE_ERRORS = BadRecordPolicy.IGNORE_PARSE_ERRORS;
 
   public static final java.util.List<String> SUPPORTED =
       java.util.List.of("csv", "json", "avro", "parquet");

@@ -7,6 +7,7 @@ import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.DdlStatement;
 import dev.filetables.io.table.DdlStatement.Column;
 import dev.filetables.io.table.Durations;
+import dev.filetables.io.table.FileSystemOptions;
 import dev.filetables.io.table.KeySuggestions;
 import dev.filetables.io.table.OptionMessages;
 import dev.filetables.io.table.TableDefinitionException;
@@ -53,9 +54,10 @@ public final class KafkaTables {
   /**
    * The file sources' dirty-data option: fail, skip or dead-letter (see {@link BadRecordPolicy}).
    */
-  public static final String BAD_RECORDS = "source.bad-records";
+  public static final String BAD_RECORDS = FileSystemOptions.SOURCE_BAD_RECORDS.key();
 
-  public static final String DEAD_LETTER_PATH = "source.bad-records.dead-letter.path";
+  public static final String DEAD_LETTER_PATH =
+      FileSystemOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH.key();
 
   /** Row formats a record value can have. */
   public static final List<String> FORMATS = List.of("json", "csv");
@@ -311,17 +313,12 @@ public final class KafkaTables {
     if (value == null) {
       return formatSkips ? BadRecordPolicy.SKIP : BadRecordPolicy.FAIL;
     }
-    BadRecordPolicy policy =
-        BadRecordPolicy.parse(value)
-            .orElseThrow(
-                () ->
-                    statement.errorAt(
-                        statement.optionLocation(BAD_RECORDS),
-                        OptionMessages.invalidValue(
-                            BAD_RECORDS,
-                            value,
-                            "expected one of "
-                                + String.join(", ", BadRecordPolicy.optionValues()))));
+    BadRecordPolicy policy;
+    try {
+      policy = FileSystemOptions.SOURCE_BAD_RECORDS.parse(value);
+    } catch (TableDefinitionException e) {
+      throw statement.errorAt(statement.optionLocation(BAD_RECORDS), e.getMessage());
+    }
     if (formatSkips && policy != BadRecordPolicy.SKIP) {
       throw statement.errorAt(
           statement.optionLocation(BAD_RECORDS),

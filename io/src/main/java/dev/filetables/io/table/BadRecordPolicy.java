@@ -1,14 +1,8 @@
 package dev.filetables.io.table;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.stream.Collectors;
-
 /**
  * What reading a table does with a record (or file) it cannot decode: option {@code
- * source.bad-records}.
+ * source.bad-records} ({@link FileSystemOptions#SOURCE_BAD_RECORDS} reads it).
  */
 public enum BadRecordPolicy {
   /** Fail the read, naming file, position, reason and this option (the default). */
@@ -17,6 +11,13 @@ public enum BadRecordPolicy {
   SKIP("skip"),
   /** Write the record to the dead-letter table at {@code source.bad-records.dead-letter.path}. */
   DEAD_LETTER("dead-letter");
+
+  /**
+   * The format option (csv, json) with which Flink skips bad records: {@code
+   * <format>.ignore-parse-errors} = {@code true} means {@code source.bad-records} = {@code skip}.
+   * Declared here, not by the formats, because table options interpret it.
+   */
+  public static final String IGNORE_PARSE_ERRORS = "ignore-parse-errors";
 
   private final String optionValue;
 
@@ -27,16 +28,5 @@ public enum BadRecordPolicy {
   /** The value as written in the option, e.g. {@code dead-letter}. */
   public String optionValue() {
     return optionValue;
-  }
-
-  /** The option values, in documentation order. */
-  public static List<String> optionValues() {
-    return Arrays.stream(values()).map(BadRecordPolicy::optionValue).collect(Collectors.toList());
-  }
-
-  /** The policy of an option value (trimmed, case-insensitive). */
-  public static Optional<BadRecordPolicy> parse(String value) {
-    String v = value.trim().toLowerCase(Locale.ROOT);
-    return Arrays.stream(values()).filter(p -> p.optionValue.equals(v)).findFirst();
   }
 }

@@ -190,7 +190,7 @@ public final class DdlParser {
     }
     Path local;
     try {
-      local = TableOptionsValidator.localPath(path);
+      local = LocalPaths.of(TableOptions.PATH, path);
     } catch (TableDefinitionException e) {
       return copy;
     }

@@ -8,69 +8,79 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
  * The {@code WITH (...)} options of a file table: Flink filesystem connector keys, Flink defaults,
- * typed getters. {@link #of(Map)} validates everything up front (unknown keys, bad values, missing
- * required keys) and throws a {@link TableDefinitionException} naming key, value and what is
- * allowed.
+ * typed getters ({@link #get(TableOption)} with the options of {@link FileSystemOptions}). {@link
+ * #of(Map)} validates everything up front (unknown keys, bad values, missing required keys) and
+ * throws a {@link TableDefinitionException} naming key, value and what is allowed.
  *
  * <p>Rules worth knowing: keys are case-sensitive (as in Flink); enumerated, numeric, boolean,
  * duration, size and time-zone values are trimmed and case-insensitive, getters return them
  * normalised (lower case); free-form strings (path, names, classes, patterns) are taken exactly as
  * given. Options for later features (compaction, commit, time extraction, monitoring) are accepted
  * and checked here. Keys {@code <format>.*} are accepted for the table's own format only and
- * checked here by that format ({@link dev.filetables.io.format.FileFormats#forName}), so a bad
- * {@code csv.field-delimiter} fails when the table is defined. {@link OptionKey} lists every known
- * key with its type, default and description.
+ * checked here by that format (through {@link FormatCatalog}), so a bad {@code csv.field-delimiter}
+ * fails when the table is defined. {@link FileSystemOptions} declares every known key with its
+ * type, default and description.
  */
 public final class TableOptions implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  public static final String CONNECTOR = "connector";
-  public static final String PATH = "path";
-  public static final String FORMAT = "format";
-  public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
-  public static final String SOURCE_MONITOR_INTERVAL = "source.monitor-interval";
-  public static final String SOURCE_PATH_REGEX_PATTERN = "source.path.regex-pattern";
-  public static final String SOURCE_BAD_RECORDS = "source.bad-records";
+  // The keys of FileSystemOptions as strings, for code that builds option maps (declared there).
+  public static final String CONNECTOR = FileSystemOptions.CONNECTOR.key();
+  public static final String PATH = FileSystemOptions.PATH.key();
+  public static final String FORMAT = FileSystemOptions.FORMAT.key();
+  public static final String PARTITION_DEFAULT_NAME =
+      FileSystemOptions.PARTITION_DEFAULT_NAME.key();
+  public static final String SOURCE_MONITOR_INTERVAL =
+      FileSystemOptions.SOURCE_MONITOR_INTERVAL.key();
+  public static final String SOURCE_PATH_REGEX_PATTERN =
+      FileSystemOptions.SOURCE_PATH_REGEX_PATTERN.key();
+  public static final String SOURCE_BAD_RECORDS = FileSystemOptions.SOURCE_BAD_RECORDS.key();
   public static final String SOURCE_BAD_RECORDS_DEAD_LETTER_PATH =
-      "source.bad-records.dead-letter.path";
-  public static final String SOURCE_MONITOR_LATENESS = "source.monitor.lateness";
-  public static final String SOURCE_IDLE_TIMEOUT = "source.idle-timeout";
+      FileSystemOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH.key();
+  public static final String SOURCE_MONITOR_LATENESS =
+      FileSystemOptions.SOURCE_MONITOR_LATENESS.key();
+  public static final String SOURCE_IDLE_TIMEOUT = FileSystemOptions.SOURCE_IDLE_TIMEOUT.key();
   public static final String SOURCE_MONITOR_SKIP_COMMITTED =
-      "source.monitor.skip-committed-partitions";
-  public static final String ROLLING_FILE_SIZE = "sink.rolling-policy.file-size";
-  public static final String ROLLING_ROLLOVER_INTERVAL = "sink.rolling-policy.rollover-interval";
+      FileSystemOptions.SOURCE_MONITOR_SKIP_COMMITTED.key();
+  public static final String ROLLING_FILE_SIZE = FileSystemOptions.ROLLING_FILE_SIZE.key();
+  public static final String ROLLING_ROLLOVER_INTERVAL =
+      FileSystemOptions.ROLLING_ROLLOVER_INTERVAL.key();
   public static final String ROLLING_INACTIVITY_INTERVAL =
-      "sink.rolling-policy.inactivity-interval";
-  public static final String ROLLING_CHECK_INTERVAL = "sink.rolling-policy.check-interval";
-  public static final String SHUFFLE_BY_PARTITION = "sink.shuffle-by-partition.enable";
-  public static final String SINK_PARQUET_MERGE = "sink.parquet.merge";
-  public static final String SINK_PARALLELISM = "sink.parallelism";
-  public static final String AUTO_COMPACTION = "auto-compaction";
-  public static final String COMPACTION_FILE_SIZE = "compaction.file-size";
-  public static final String COMPACTION_MAX_DELAY = "compaction.max-delay";
-  public static final String TIME_EXTRACTOR_KIND = "partition.time-extractor.kind";
-  public static final String TIME_EXTRACTOR_CLASS = "partition.time-extractor.class";
-  public static final String TIME_EXTRACTOR_PATTERN = "partition.time-extractor.timestamp-pattern";
+      FileSystemOptions.ROLLING_INACTIVITY_INTERVAL.key();
+  public static final String ROLLING_CHECK_INTERVAL =
+      FileSystemOptions.ROLLING_CHECK_INTERVAL.key();
+  public static final String SHUFFLE_BY_PARTITION = FileSystemOptions.SHUFFLE_BY_PARTITION.key();
+  public static final String SINK_PARQUET_MERGE = FileSystemOptions.SINK_PARQUET_MERGE.key();
+  public static final String SINK_PARALLELISM = FileSystemOptions.SINK_PARALLELISM.key();
+  public static final String AUTO_COMPACTION = FileSystemOptions.AUTO_COMPACTION.key();
+  public static final String COMPACTION_FILE_SIZE = FileSystemOptions.COMPACTION_FILE_SIZE.key();
+  public static final String COMPACTION_MAX_DELAY = FileSystemOptions.COMPACTION_MAX_DELAY.key();
+  public static final String TIME_EXTRACTOR_KIND = FileSystemOptions.TIME_EXTRACTOR_KIND.key();
+  public static final String TIME_EXTRACTOR_CLASS = FileSystemOptions.TIME_EXTRACTOR_CLASS.key();
+  public static final String TIME_EXTRACTOR_PATTERN =
+      FileSystemOptions.TIME_EXTRACTOR_PATTERN.key();
   public static final String TIME_EXTRACTOR_FORMATTER =
-      "partition.time-extractor.timestamp-formatter";
-  public static final String PARTITION_DERIVE_TIME_COLUMN = "sink.partition-derive.time-column";
-  public static final String COMMIT_TRIGGER = "sink.partition-commit.trigger";
-  public static final String COMMIT_DELAY = "sink.partition-commit.delay";
+      FileSystemOptions.TIME_EXTRACTOR_FORMATTER.key();
+  public static final String PARTITION_DERIVE_TIME_COLUMN =
+      FileSystemOptions.PARTITION_DERIVE_TIME_COLUMN.key();
+  public static final String COMMIT_TRIGGER = FileSystemOptions.COMMIT_TRIGGER.key();
+  public static final String COMMIT_DELAY = FileSystemOptions.COMMIT_DELAY.key();
   public static final String COMMIT_WATERMARK_TIME_ZONE =
-      "sink.partition-commit.watermark-time-zone";
-  public static final String COMMIT_POLICY_KIND = "sink.partition-commit.policy.kind";
-  public static final String COMMIT_POLICY_CLASS = "sink.partition-commit.policy.class";
-  public static final String COMMIT_SUCCESS_FILE_NAME = "sink.partition-commit.success-file.name";
+      FileSystemOptions.COMMIT_WATERMARK_TIME_ZONE.key();
+  public static final String COMMIT_POLICY_KIND = FileSystemOptions.COMMIT_POLICY_KIND.key();
+  public static final String COMMIT_POLICY_CLASS = FileSystemOptions.COMMIT_POLICY_CLASS.key();
+  public static final String COMMIT_SUCCESS_FILE_NAME =
+      FileSystemOptions.COMMIT_SUCCESS_FILE_NAME.key();
   public static final String COMMIT_SUCCESS_FILE_MANIFEST =
-      "sink.partition-commit.success-file.manifest";
+      FileSystemOptions.COMMIT_SUCCESS_FILE_MANIFEST.key();
 
   private final LinkedHashMap<String, String> raw;
 
@@ -116,9 +126,9 @@ public final class TableOptions implements Serializable {
     return new Builder();
   }
 
-  /** The known option keys in documentation order, with type, default and description. */
-  public static List<OptionKey> knownOptions() {
-    return List.of(OptionKey.values());
+  /** The known options in documentation order, with type, default and description. */
+  public static List<TableOption<?>> knownOptions() {
+    return FileSystemOptions.all();
   }
 
   /** Every problem with these options (empty when valid); used to point at DDL positions. */
@@ -161,9 +171,36 @@ public final class TableOptions implements Serializable {
     return result;
   }
 
+  /**
+   * The value of {@code option}: as given, else its default, else its fallback option's value;
+   * throws {@link NoSuchElementException} for an absent option without either ({@link
+   * #getOptional}).
+   */
+  public <T> T get(TableOption<T> option) {
+    return getOptional(option)
+        .orElseThrow(
+            () ->
+                new NoSuchElementException("Option '" + option + "' is unset and has no default"));
+  }
+
+  /** The value of {@code option}: as given, else its default or its fallback option's value. */
+  public <T> Optional<T> getOptional(TableOption<T> option) {
+    String value = raw.get(option.key());
+    if (value != null) {
+      // validated by of(), so this parses
+      return Optional.of(option.parse(value));
+    }
+    return option.fallback().map(this::getOptional).orElseGet(option::defaultValue);
+  }
+
+  /** True if {@code option} is given (not taken from a default). */
+  public boolean contains(TableOption<?> option) {
+    return raw.containsKey(option.key());
+  }
+
   /** The {@code path} option exactly as given. */
   public String path() {
-    return raw.get(PATH);
+    return get(FileSystemOptions.PATH);
   }
 
   /**
@@ -171,26 +208,24 @@ public final class TableOptions implements Serializable {
    * is relative to the working directory of the process that uses it).
    */
   public Path rootPath() {
-    return TableOptionsValidator.localPath(path());
+    return LocalPaths.of(PATH, path());
   }
 
   public String format() {
-    return raw.get(FORMAT);
+    return get(FileSystemOptions.FORMAT);
   }
 
   public String partitionDefaultName() {
-    return value(OptionKey.PARTITION_DEFAULT_NAME);
+    return get(FileSystemOptions.PARTITION_DEFAULT_NAME);
   }
 
   /** The monitor interval; empty when unset or 0 (scan once). */
   public Optional<Duration> sourceMonitorInterval() {
-    return Optional.ofNullable(raw.get(SOURCE_MONITOR_INTERVAL))
-        .map(Durations::parse)
-        .filter(d -> !d.isZero());
+    return getOptional(FileSystemOptions.SOURCE_MONITOR_INTERVAL).filter(d -> !d.isZero());
   }
 
   public Optional<String> sourcePathRegexPattern() {
-    return Optional.ofNullable(raw.get(SOURCE_PATH_REGEX_PATTERN));
+    return getOptional(FileSystemOptions.SOURCE_PATH_REGEX_PATTERN);
   }
 
   /**
@@ -198,72 +233,71 @@ public final class TableOptions implements Serializable {
    * format's {@code ignore-parse-errors} is true (Flink's way to say it), else {@code fail}.
    */
   public BadRecordPolicy badRecordPolicy() {
-    String v = raw.get(SOURCE_BAD_RECORDS);
-    if (v != null) {
-      return BadRecordPolicy.parse(v).orElseThrow();
+    if (!contains(FileSystemOptions.SOURCE_BAD_RECORDS)
+        && formatIgnoresParseErrors(raw, format())) {
+      return BadRecordPolicy.SKIP;
     }
-    return formatIgnoresParseErrors(raw, format()) ? BadRecordPolicy.SKIP : BadRecordPolicy.FAIL;
+    return get(FileSystemOptions.SOURCE_BAD_RECORDS);
   }
 
   /** The dead-letter table root ({@code source.bad-records.dead-letter.path}), when set. */
   public Optional<Path> deadLetterPath() {
-    return Optional.ofNullable(raw.get(SOURCE_BAD_RECORDS_DEAD_LETTER_PATH))
-        .map(TableOptionsValidator::localPath);
+    return getOptional(FileSystemOptions.SOURCE_BAD_RECORDS_DEAD_LETTER_PATH);
   }
 
   static boolean formatIgnoresParseErrors(Map<String, String> options, String format) {
-    String v = options.get(format + "." + dev.filetables.io.format.FileFormats.IGNORE_PARSE_ERRORS);
+    String v = options.get(format + "." + BadRecordPolicy.IGNORE_PARSE_ERRORS);
     return v != null && v.trim().equalsIgnoreCase("true");
   }
 
   /** {@code source.monitor.lateness}: the watched source's window of files kept in its state. */
   public Duration sourceMonitorLateness() {
-    return Durations.parse(value(OptionKey.SOURCE_MONITOR_LATENESS));
+    return get(FileSystemOptions.SOURCE_MONITOR_LATENESS);
   }
 
   /** {@code source.idle-timeout}; zero: never idle. */
   public Duration sourceIdleTimeout() {
-    return Durations.parse(value(OptionKey.SOURCE_IDLE_TIMEOUT));
+    return get(FileSystemOptions.SOURCE_IDLE_TIMEOUT);
   }
 
   public boolean sourceMonitorSkipCommitted() {
-    return Boolean.parseBoolean(value(OptionKey.SOURCE_MONITOR_SKIP_COMMITTED));
+    return get(FileSystemOptions.SOURCE_MONITOR_SKIP_COMMITTED);
   }
 
   /** {@code sink.rolling-policy.file-size} in bytes. */
   public long rollingFileSize() {
-    return MemorySizes.parse(value(OptionKey.ROLLING_FILE_SIZE));
+    return get(FileSystemOptions.ROLLING_FILE_SIZE);
   }
 
   public Duration rolloverInterval() {
-    return Durations.parse(value(OptionKey.ROLLING_ROLLOVER_INTERVAL));
+    return get(FileSystemOptions.ROLLING_ROLLOVER_INTERVAL);
   }
 
   public Duration inactivityInterval() {
-    return Durations.parse(value(OptionKey.ROLLING_INACTIVITY_INTERVAL));
+    return get(FileSystemOptions.ROLLING_INACTIVITY_INTERVAL);
   }
 
   public Duration checkInterval() {
-    return Durations.parse(value(OptionKey.ROLLING_CHECK_INTERVAL));
+    return get(FileSystemOptions.ROLLING_CHECK_INTERVAL);
   }
 
   public boolean shuffleByPartition() {
-    return Boolean.parseBoolean(value(OptionKey.SHUFFLE_BY_PARTITION).trim());
+    return get(FileSystemOptions.SHUFFLE_BY_PARTITION);
   }
 
   public OptionalInt sinkParallelism() {
-    String v = raw.get(SINK_PARALLELISM);
-    return v == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(v.trim()));
+    return getOptional(FileSystemOptions.SINK_PARALLELISM)
+        .map(OptionalInt::of)
+        .orElse(OptionalInt.empty());
   }
 
   public boolean autoCompaction() {
-    return Boolean.parseBoolean(value(OptionKey.AUTO_COMPACTION).trim());
+    return get(FileSystemOptions.AUTO_COMPACTION);
   }
 
   /** {@code compaction.file-size} in bytes; the rolling file size when unset. */
   public long compactionFileSize() {
-    String v = raw.get(COMPACTION_FILE_SIZE);
-    return v == null ? rollingFileSize() : MemorySizes.parse(v);
+    return get(FileSystemOptions.COMPACTION_FILE_SIZE);
   }
 
   /**
@@ -271,25 +305,24 @@ public final class TableOptions implements Serializable {
    * before they are compacted and published; the rollover interval when unset.
    */
   public Duration compactionMaxDelay() {
-    String v = raw.get(COMPACTION_MAX_DELAY);
-    return v == null ? rolloverInterval() : Durations.parse(v);
+    return get(FileSystemOptions.COMPACTION_MAX_DELAY);
   }
 
   /** {@code default} or {@code custom} (lower case). */
   public String timeExtractorKind() {
-    return value(OptionKey.TIME_EXTRACTOR_KIND).trim().toLowerCase(Locale.ROOT);
+    return get(FileSystemOptions.TIME_EXTRACTOR_KIND);
   }
 
   public Optional<String> timeExtractorClass() {
-    return Optional.ofNullable(raw.get(TIME_EXTRACTOR_CLASS));
+    return getOptional(FileSystemOptions.TIME_EXTRACTOR_CLASS);
   }
 
   public Optional<String> timestampPattern() {
-    return Optional.ofNullable(raw.get(TIME_EXTRACTOR_PATTERN));
+    return getOptional(FileSystemOptions.TIME_EXTRACTOR_PATTERN);
   }
 
   public Optional<String> timestampFormatter() {
-    return Optional.ofNullable(raw.get(TIME_EXTRACTOR_FORMATTER));
+    return getOptional(FileSystemOptions.TIME_EXTRACTOR_FORMATTER);
   }
 
   /**
@@ -298,59 +331,45 @@ public final class TableOptions implements Serializable {
    * the rows' partition columns.
    */
   public Optional<String> partitionDeriveTimeColumn() {
-    return Optional.ofNullable(raw.get(PARTITION_DERIVE_TIME_COLUMN));
+    return getOptional(FileSystemOptions.PARTITION_DERIVE_TIME_COLUMN);
   }
 
   /** {@code rewrite} or {@code row-group-copy} (lower case): see {@link #SINK_PARQUET_MERGE}. */
   public String parquetMerge() {
-    return value(OptionKey.SINK_PARQUET_MERGE).trim().toLowerCase(Locale.ROOT);
+    return get(FileSystemOptions.SINK_PARQUET_MERGE);
   }
 
   /** {@code process-time} or {@code partition-time} (lower case). */
   public String commitTrigger() {
-    return value(OptionKey.COMMIT_TRIGGER).trim().toLowerCase(Locale.ROOT);
+    return get(FileSystemOptions.COMMIT_TRIGGER);
   }
 
   public Duration commitDelay() {
-    return Durations.parse(value(OptionKey.COMMIT_DELAY));
+    return get(FileSystemOptions.COMMIT_DELAY);
   }
 
   public ZoneId watermarkTimeZone() {
-    return ZoneId.of(value(OptionKey.COMMIT_WATERMARK_TIME_ZONE).trim());
+    return get(FileSystemOptions.COMMIT_WATERMARK_TIME_ZONE);
   }
 
   /** Commit policies in the listed order, trimmed and lower case; empty when unset. */
   public List<String> commitPolicyKinds() {
-    String v = raw.get(COMMIT_POLICY_KIND);
-    return v == null ? List.of() : splitList(v);
+    return getOptional(FileSystemOptions.COMMIT_POLICY_KIND).orElse(List.of());
   }
 
   public Optional<String> commitPolicyClass() {
-    return Optional.ofNullable(raw.get(COMMIT_POLICY_CLASS));
+    return getOptional(FileSystemOptions.COMMIT_POLICY_CLASS);
   }
 
   public String successFileName() {
-    return value(OptionKey.COMMIT_SUCCESS_FILE_NAME);
+    return get(FileSystemOptions.COMMIT_SUCCESS_FILE_NAME);
   }
 
   /**
    * True if the success file carries a JSON manifest of the partition (default false: empty file).
    */
   public boolean successFileManifest() {
-    return Boolean.parseBoolean(value(OptionKey.COMMIT_SUCCESS_FILE_MANIFEST).trim());
-  }
-
-  private String value(OptionKey option) {
-    String v = raw.get(option.key());
-    return v != null ? v : option.defaultValue().orElse(null);
-  }
-
-  /** A comma list, entries trimmed and lower-cased, empty entries dropped. */
-  static List<String> splitList(String value) {
-    return Arrays.stream(value.split(","))
-        .map(s -> s.trim().toLowerCase(Locale.ROOT))
-        .filter(s -> !s.isEmpty())
-        .collect(Collectors.toList());
+    return get(FileSystemOptions.COMMIT_SUCCESS_FILE_MANIFEST);
   }
 
   /** A copy with one option changed (validated again). */

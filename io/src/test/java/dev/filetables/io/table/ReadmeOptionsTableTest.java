@@ -15,7 +15,7 @@ class ReadmeOptionsTableTest {
   void readmeShowsTheRegistryTable() throws Exception {
     // Surefire runs in the module directory; the README is at the project root.
     String readme = Files.readString(Path.of("..", "README.md"));
-    String table = OptionKey.markdownTable().strip();
+    String table = OptionsTable.markdown().strip();
     assertTrue(
         readme.contains(table),
         "README.md's options table is out of date; replace it with:\n" + table);

@@ -141,30 +141,30 @@ class TableOptionsTest {
             .map(k -> k.key() + "|" + k.type().displayName() + "|" + k.defaultText())
             .collect(Collectors.toList());
     assertEquals(expected, actual);
-    for (OptionKey key : OptionKey.values()) {
+    for (TableOption<?> key : FileSystemOptions.all()) {
       assertFalse(key.description().isBlank(), key.key());
       assertFalse(key.description().contains("\n"), key.key());
-      assertEquals(Optional.of(key), OptionKey.forKey(key.key()));
+      assertEquals(Optional.of(key), FileSystemOptions.forKey(key.key()));
     }
-    assertTrue(OptionKey.PATH.required());
-    assertTrue(OptionKey.FORMAT.required());
-    assertFalse(OptionKey.CONNECTOR.required());
-    assertEquals(Optional.empty(), OptionKey.forKey("nope"));
+    assertTrue(FileSystemOptions.PATH.required());
+    assertTrue(FileSystemOptions.FORMAT.required());
+    assertFalse(FileSystemOptions.CONNECTOR.required());
+    assertEquals(Optional.empty(), FileSystemOptions.forKey("nope"));
   }
 
   @Test
   void markdownTableListsEveryOption() {
-    String table = OptionKey.markdownTable();
+    String table = OptionsTable.markdown();
     String[] rows = table.split("\n");
     assertEquals("| key | type | default | meaning |", rows[0]);
-    assertEquals(OptionKey.values().length + 2, rows.length);
+    assertEquals(FileSystemOptions.all().size() + 2, rows.length);
     assertEquals(
         "| `sink.rolling-policy.file-size` | size | `128MB` | roll a part file once it exceeds this size |",
-        rows[2 + OptionKey.ROLLING_FILE_SIZE.ordinal()]);
+        rows[2 + FileSystemOptions.all().indexOf(FileSystemOptions.ROLLING_FILE_SIZE)]);
     assertEquals(
         "| `path` | string | required | table root directory on the local file system: a plain path"
             + " or a `file:///…` URI; never a file |",
-        rows[2 + OptionKey.PATH.ordinal()]);
+        rows[2 + FileSystemOptions.all().indexOf(FileSystemOptions.PATH)]);
   }
 
   @Test
@@ -185,12 +185,12 @@ class TableOptionsTest {
       }
     }
     List<String> registered =
-        TableOptions.knownOptions().stream().map(OptionKey::key).collect(Collectors.toList());
+        TableOptions.knownOptions().stream().map(TableOption::key).collect(Collectors.toList());
     assertEquals(registered.size(), constants.size());
     assertTrue(registered.containsAll(constants));
     // every default is itself a valid value
-    for (OptionKey key : OptionKey.values()) {
-      key.defaultValue().ifPresent(v -> with(key.key(), v));
+    for (TableOption<?> key : FileSystemOptions.all()) {
+      key.defaultValueText().ifPresent(v -> with(key.key(), v));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.filetables.pipelines.bench;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.RowWriter;
 import dev.filetables.io.table.DdlParser;
+import dev.filetables.io.table.Durations;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.source.watch.WatchDiagnostics;
@@ -28,7 +29,8 @@ import org.apache.flink.api.common.JobID;
 /**
  * The watched source, measured (issue 5, point 7): {@code bin/filetables bench watch
  * [--modes=state,listing,latency,throughput] [--rows=1000000] [--intervals=1000,5000] [--files=8]
- * [--parallelism=2] [--shards=4] [--work-dir=...]}.
+ * [--parallelism=2] [--shards=4] [--work-dir=...]}; intervals are durations such as {@code 5 s}, a
+ * plain number is milliseconds.
  *
  * <ul>
  *   <li>{@code state}: encoded size of a shard's restriction (what each checkpoint holds) after 100
@@ -84,7 +86,9 @@ public final class WatchBenchmark {
           LocalFlinkCluster.start(work.resolve("flink"), 2 * parallelism)) {
         if (modes.contains("latency")) {
           for (String interval : intervals) {
-            latency(cluster, work, Long.parseLong(interval.trim()), latencyFiles, parallelism);
+            // a duration in the table options' forms; a plain number is milliseconds
+            long millis = Durations.parse(interval).toMillis();
+            latency(cluster, work, millis, latencyFiles, parallelism);
           }
         }
         if (modes.contains("throughput")) {
