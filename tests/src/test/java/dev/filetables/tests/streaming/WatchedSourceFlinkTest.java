@@ -180,6 +180,35 @@ class WatchedSourceFlinkTest {
     return counts;
   }
 
+  /**
+   * Numbers of the landed files with no row in the sink (a file is landed whole, so rows go by
+   * file).
+   */
+  private static java.util.List<Long> missingFiles(Map<Long, Integer> ids) {
+    java.util.TreeSet<Long> files = new java.util.TreeSet<>();
+    for (long id = 0; id < ROWS; id++) {
+      if (!ids.containsKey(id)) {
+        files.add(id / ROWS_PER_FILE);
+      }
+    }
+    return new java.util.ArrayList<>(files);
+  }
+
+  /** The sink's hidden files (in progress, segments, intents), relative to its root. */
+  private java.util.List<String> hiddenFiles() throws IOException {
+    Path root = dir.resolve("copy");
+    if (!Files.exists(root)) {
+      return java.util.List.of();
+    }
+    try (Stream<Path> walk = Files.walk(root)) {
+      return walk.filter(Files::isRegularFile)
+          .filter(p -> p.getFileName().toString().startsWith("."))
+          .map(p -> root.relativize(p).toString())
+          .sorted()
+          .collect(Collectors.toList());
+    }
+  }
+
   /** Waits until the sink shows {@code rows} rows for 3 s in a row. */
   private Map<Long, Integer> awaitSink(long rows, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -200,7 +229,18 @@ class WatchedSourceFlinkTest {
       Thread.sleep(500);
     }
     throw new AssertionError(
-        "Sink has " + ids.size() + " distinct of " + rows + " rows after " + timeout);
+        "Sink has "
+            + ids.size()
+            + " distinct of "
+            + rows
+            + " rows after "
+            + timeout
+            + "; missing files (of "
+            + ROWS_PER_FILE
+            + " rows each): "
+            + missingFiles(ids)
+            + "; hidden files in the sink: "
+            + hiddenFiles());
   }
 
   private static void assertExactlyOnce(Map<Long, Integer> ids) {
