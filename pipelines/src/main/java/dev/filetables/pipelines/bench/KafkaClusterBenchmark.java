@@ -11,6 +11,7 @@ import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.kafka.LocalKafkaBroker;
 import dev.filetables.pipelines.kafka.RowProducer;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.kafka.KafkaTableSource;
 import java.io.IOException;

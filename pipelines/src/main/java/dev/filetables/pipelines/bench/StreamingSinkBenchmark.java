@@ -1,6 +1,10 @@
 package dev.filetables.pipelines.bench;
 
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import dev.filetables.transforms.FileTableIO;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

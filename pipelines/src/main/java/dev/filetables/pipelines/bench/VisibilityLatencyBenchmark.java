@@ -2,6 +2,10 @@ package dev.filetables.pipelines.bench;
 
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
