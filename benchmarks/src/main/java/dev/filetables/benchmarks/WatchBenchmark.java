@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.RowWriter;

@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.format.FileFormats;
@@ -10,6 +10,7 @@ import dev.filetables.pipelines.flink.LocalFlinkCluster;
 import dev.filetables.pipelines.orders.EmitLog;
 import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.pipelines.orders.OrdersSource;
+import dev.filetables.testfixtures.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
@@ -31,7 +31,7 @@ import org.apache.flink.api.common.JobID;
  * configuration reaches max ≤ commit interval + 1 s.
  *
  * <pre>
- * java -cp ... dev.filetables.pipelines.bench.VisibilityLatencyBenchmark [--rate=10] [--seconds=60]
+ * java -cp ... dev.filetables.benchmarks.VisibilityLatencyBenchmark [--rate=10] [--seconds=60]
  *   [--grace-s=15] [--checkpoint-ms=2000] [--format=json] [--poll-ms=50] [--warmup-s=10]
  *   [--configs=defaults,size,tuned,latency] [--latency-interval=2 s]
  *   [--config=name:key=value;key=value ...] [--work-dir=/tmp/filetables-latency]
