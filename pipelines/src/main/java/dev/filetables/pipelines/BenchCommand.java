@@ -13,8 +13,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code bench <name> [--option=value ...]}: runs one of the benchmark programs, each a main class
- * with its own {@code --name=value} options (unknown ones are an error). Looked up by name, so the
- * CLI does not need the benchmarks at compile time.
+ * with its own {@code --name=value} options (unknown ones are an error). Looked up by name: the
+ * benchmarks live in their own module (benchmarks/, which depends on this one), and bin/filetables
+ * runs the CLI on that module's class path.
  */
 @Command(
     name = "bench",
@@ -27,12 +28,12 @@ final class BenchCommand implements Callable<Integer> {
   static final Map<String, String> BENCHMARKS = new LinkedHashMap<>();
 
   static {
-    BENCHMARKS.put("batch", "dev.filetables.pipelines.bench.BatchWriteReadBenchmark");
-    BENCHMARKS.put("streaming", "dev.filetables.pipelines.bench.StreamingSinkBenchmark");
-    BENCHMARKS.put("latency", "dev.filetables.pipelines.bench.VisibilityLatencyBenchmark");
-    BENCHMARKS.put("compaction", "dev.filetables.pipelines.bench.CompactionBenchmark");
-    BENCHMARKS.put("watch", "dev.filetables.pipelines.bench.WatchBenchmark");
-    BENCHMARKS.put("kafka", "dev.filetables.pipelines.bench.KafkaClusterBenchmark");
+    BENCHMARKS.put("batch", "dev.filetables.benchmarks.BatchWriteReadBenchmark");
+    BENCHMARKS.put("streaming", "dev.filetables.benchmarks.StreamingSinkBenchmark");
+    BENCHMARKS.put("latency", "dev.filetables.benchmarks.VisibilityLatencyBenchmark");
+    BENCHMARKS.put("compaction", "dev.filetables.benchmarks.CompactionBenchmark");
+    BENCHMARKS.put("watch", "dev.filetables.benchmarks.WatchBenchmark");
+    BENCHMARKS.put("kafka", "dev.filetables.benchmarks.KafkaClusterBenchmark");
   }
 
   @Parameters(

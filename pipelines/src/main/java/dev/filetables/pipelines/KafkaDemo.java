@@ -3,8 +3,7 @@ package dev.filetables.pipelines;
 import dev.filetables.io.format.RecordEncoder;
 import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.LocalFlinkCluster;
-import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
 import dev.filetables.pipelines.kafka.LocalKafkaBroker;
 import dev.filetables.pipelines.kafka.RowProducer;
 import dev.filetables.transforms.FileTableIO;
@@ -103,7 +102,7 @@ final class KafkaDemo {
         while (true) {
           long offsets = committedOffsets(broker);
           // reading the table competes with the job: only once every record has been read
-          long visible = offsets >= rows ? TableContents.scan(sink).rowCount() : 0;
+          long visible = offsets >= rows ? TableSummary.of(sink).rows : 0;
           String progress =
               "  "
                   + Human.count(offsets)
@@ -140,7 +139,7 @@ final class KafkaDemo {
         }
         long jobMillis = (System.nanoTime() - jobStart) / 1_000_000;
 
-        TableContents contents = TableContents.scan(sink);
+        TableSummary contents = TableSummary.of(sink);
         List<String> committed = successFiles(tableDir);
         PrintStream out = context.out();
         out.println(
@@ -169,15 +168,15 @@ final class KafkaDemo {
                 + " s");
         out.println(
             "  rows        "
-                + Human.count(contents.rowCount())
-                + (contents.rowCount() == rows
+                + Human.count(contents.rows)
+                + (contents.rows == rows
                     ? " (every record once)"
                     : " (expected " + Human.count(rows) + ")"));
         out.println(
             "  files       "
-                + Human.count(contents.files().size())
+                + Human.count(contents.files)
                 + " ("
-                + Human.bytes(contents.bytes())
+                + Human.bytes(contents.bytes)
                 + ")");
         out.println(
             "  committed   "
@@ -192,7 +191,7 @@ final class KafkaDemo {
             "  elapsed     "
                 + Human.duration(jobMillis)
                 + " (job), "
-                + Human.rate(contents.rowCount(), jobMillis)
+                + Human.rate(contents.rows, jobMillis)
                 + " rows/s");
         out.println("  savepoint   " + savepoint);
         out.println("  DDL         " + sourceDdl + " (Kafka source), " + sinkDdl + " (table)");
@@ -203,9 +202,9 @@ final class KafkaDemo {
                 + " query "
                 + sinkDdl
                 + " --where \"dt='2020-05-20' AND hour='12'\" --limit 5");
-        if (contents.rowCount() != rows) {
+        if (contents.rows != rows) {
           throw new CliException(
-              "the table holds " + contents.rowCount() + " rows, not the " + rows + " produced");
+              "the table holds " + contents.rows + " rows, not the " + rows + " produced");
         }
       }
     }

@@ -2,8 +2,8 @@ package dev.filetables.pipelines;
 
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.OrdersSource;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import dev.filetables.transforms.FileTableIO;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,9 +3,9 @@ package dev.filetables.tests.streaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.filetables.pipelines.bench.LocalFlinkCluster;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.OrdersSource;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -2,11 +2,11 @@ package dev.filetables.tests.streaming;
 
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.EmitLog;
-import dev.filetables.pipelines.bench.LocalFlinkCluster;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.OrdersSource;
-import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
+import dev.filetables.testfixtures.TableContents;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.FileTableIO;
 import java.nio.file.Path;

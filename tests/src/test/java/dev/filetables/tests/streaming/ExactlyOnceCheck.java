@@ -1,8 +1,8 @@
 package dev.filetables.tests.streaming;
 
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.testfixtures.TableContents;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;

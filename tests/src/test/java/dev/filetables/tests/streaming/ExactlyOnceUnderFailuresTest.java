@@ -3,8 +3,8 @@ package dev.filetables.tests.streaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.filetables.pipelines.bench.EmitLog;
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.transforms.sink.publish.CompactionFailpoints;
 import dev.filetables.transforms.sink.streaming.SinkFailpoints;

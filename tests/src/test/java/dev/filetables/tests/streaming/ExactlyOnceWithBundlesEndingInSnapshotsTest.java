@@ -2,7 +2,7 @@ package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.filetables.tests.streaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.RestoreOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;

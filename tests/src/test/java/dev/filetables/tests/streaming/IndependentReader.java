@@ -1,7 +1,7 @@
 package dev.filetables.tests.streaming;
 
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.Orders;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;

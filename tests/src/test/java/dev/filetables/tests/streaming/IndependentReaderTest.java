@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.transforms.FileTableIO;
 import java.nio.file.Files;
 import java.nio.file.Path;

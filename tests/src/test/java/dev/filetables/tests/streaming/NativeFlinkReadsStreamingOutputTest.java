@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.table.TableOptions;
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import java.nio.file.Path;

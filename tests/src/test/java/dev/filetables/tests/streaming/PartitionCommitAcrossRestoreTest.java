@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.testfixtures.TableContents;
 import dev.filetables.tests.streaming.RecordingCommitPolicy.Commit;
 import dev.filetables.tests.streaming.StreamingScenarios.RestoreOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.StopMode;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.IntentFileName;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.EmitLog;
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.WatermarkRaceWitness.Observation;
 import dev.filetables.transforms.commit.CommitFailpoints;

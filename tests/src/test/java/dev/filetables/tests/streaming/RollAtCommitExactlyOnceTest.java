@@ -3,8 +3,8 @@ package dev.filetables.tests.streaming;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableOptions;
-import dev.filetables.pipelines.bench.EmitLog;
-import dev.filetables.pipelines.bench.Orders;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.sink.streaming.SinkFailpoints;

@@ -2,7 +2,7 @@ package dev.filetables.tests.streaming;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.filetables.pipelines.bench.SessionCluster;
+import dev.filetables.testfixtures.SessionCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.EmitLog;
-import dev.filetables.pipelines.bench.LocalFlinkCluster;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.OrdersSource;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;

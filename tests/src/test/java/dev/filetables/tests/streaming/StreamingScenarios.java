@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.RunnerPresets;
-import dev.filetables.pipelines.bench.EmitLog;
-import dev.filetables.pipelines.bench.LocalFlinkCluster;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.OrdersSource;
-import dev.filetables.pipelines.bench.TableContents;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
+import dev.filetables.testfixtures.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.PublishedLeftovers;

@@ -3,10 +3,10 @@ package dev.filetables.tests.streaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.filetables.pipelines.bench.EmitLog;
-import dev.filetables.pipelines.bench.LocalFlinkCluster;
-import dev.filetables.pipelines.bench.Orders;
-import dev.filetables.pipelines.bench.OrdersSource;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import dev.filetables.transforms.runner.TimerHolds;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

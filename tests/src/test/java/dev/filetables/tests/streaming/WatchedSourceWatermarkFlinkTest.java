@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.pipelines.bench.LocalFlinkCluster;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
 import dev.filetables.transforms.FileTableIO;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;

@@ -1,9 +1,10 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.testfixtures.TableContents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,9 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import dev.filetables.transforms.FileTableIO;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;

@@ -1,10 +1,11 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.RowWriter;
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.Durations;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.source.watch.WatchDiagnostics;
 import java.io.OutputStream;

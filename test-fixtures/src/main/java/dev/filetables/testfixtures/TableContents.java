@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.testfixtures;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;

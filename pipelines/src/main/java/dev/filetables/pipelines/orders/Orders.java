@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.pipelines.orders;
 
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableOptions;

@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.filetables.io.table.DdlParser;

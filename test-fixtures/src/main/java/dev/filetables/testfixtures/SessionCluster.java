@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.testfixtures;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The scripted Flink session cluster ({@code runner-configs/flink-cluster/start.sh}: JobManager and
- * TaskManager in their own JVMs) on free loopback ports, for benchmarks: start, look jobs up and
- * cancel them through the REST API, stop. Jobs are submitted with Beam's FlinkRunner against {@link
- * #master()}, staging {@link #jobJar()}.
+ * TaskManager in their own JVMs) on free loopback ports, for benchmarks and tests: start, look jobs
+ * up and cancel them through the REST API, stop. Jobs are submitted with Beam's FlinkRunner against
+ * {@link #master()}, staging {@link #jobJar()}.
  */
 public final class SessionCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -111,7 +111,7 @@ public final class SessionCluster implements AutoCloseable {
   }
 
   /** Waits until the job named {@code name} exists and all its tasks run; returns its id. */
-  String awaitRunning(String name, Duration timeout) throws Exception {
+  public String awaitRunning(String name, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       Optional<String> id = jobId(name);
@@ -134,15 +134,15 @@ public final class SessionCluster implements AutoCloseable {
     throw new IllegalStateException("job " + name + " not running after " + timeout);
   }
 
-  String state(String jobId) throws Exception {
+  public String state(String jobId) throws Exception {
     return get("/jobs/" + jobId).path("state").asText();
   }
 
-  long completedCheckpoints(String jobId) throws Exception {
+  public long completedCheckpoints(String jobId) throws Exception {
     return get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
   }
 
-  String failure(String jobId) {
+  public String failure(String jobId) {
     try {
       String root = get("/jobs/" + jobId + "/exceptions").path("root-exception").asText("");
       return root.isEmpty() ? "" : ": " + root;
@@ -152,7 +152,7 @@ public final class SessionCluster implements AutoCloseable {
   }
 
   /** PATCH /jobs/:id?mode=cancel, then waits until the job has ended. */
-  void cancel(String jobId) throws Exception {
+  public void cancel(String jobId) throws Exception {
     send(
         HttpRequest.newBuilder(uri("/jobs/" + jobId + "?mode=cancel"))
             .method("PATCH", HttpRequest.BodyPublishers.noBody()));

@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.format.FileFormats;
@@ -6,6 +6,11 @@ import dev.filetables.io.format.FileMerger;
 import dev.filetables.io.format.FileMergers;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
+import dev.filetables.testfixtures.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

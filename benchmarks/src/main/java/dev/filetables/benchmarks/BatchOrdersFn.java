@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.pipelines.OrdersDataset;
 import org.apache.beam.sdk.transforms.DoFn;

@@ -1,7 +1,11 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +31,7 @@ import org.apache.flink.api.common.JobID;
  * configuration reaches max ≤ commit interval + 1 s.
  *
  * <pre>
- * java -cp ... dev.filetables.pipelines.bench.VisibilityLatencyBenchmark [--rate=10] [--seconds=60]
+ * java -cp ... dev.filetables.benchmarks.VisibilityLatencyBenchmark [--rate=10] [--seconds=60]
  *   [--grace-s=15] [--checkpoint-ms=2000] [--format=json] [--poll-ms=50] [--warmup-s=10]
  *   [--configs=defaults,size,tuned,latency] [--latency-interval=2 s]
  *   [--config=name:key=value;key=value ...] [--work-dir=/tmp/filetables-latency]

@@ -1,6 +1,11 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.orders.EmitLog;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
+import dev.filetables.testfixtures.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -33,7 +38,7 @@ import org.apache.flink.runtime.jobmaster.JobResult;
  * job time) and leaves ~8 files per partition (384).
  *
  * <pre>
- * java -cp ... dev.filetables.pipelines.bench.StreamingSinkBenchmark [--rows=2000000]
+ * java -cp ... dev.filetables.benchmarks.StreamingSinkBenchmark [--rows=2000000]
  *   [--partitions=48] [--format=parquet] [--checkpoint-ms=2000] [--parallelism=2]
  *   [--option=key=value ...] [--work-dir=/tmp/filetables-bench]
  *   [--open-partitions=200] [--memory-seconds=30] [--memory-rate=20000]

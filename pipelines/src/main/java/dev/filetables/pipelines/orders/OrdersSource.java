@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.pipelines.orders;
 
 import java.io.IOException;
 import java.io.InputStream;

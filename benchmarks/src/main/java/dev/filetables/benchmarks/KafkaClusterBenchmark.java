@@ -1,4 +1,4 @@
-package dev.filetables.pipelines.bench;
+package dev.filetables.benchmarks;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;
@@ -11,6 +11,8 @@ import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.kafka.LocalKafkaBroker;
 import dev.filetables.pipelines.kafka.RowProducer;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.testfixtures.SessionCluster;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.kafka.KafkaTableSource;
 import java.io.IOException;
