@@ -2,13 +2,10 @@ package dev.filetables.transforms.commit;
 
 import dev.filetables.io.commit.PartitionCommitContext;
 import dev.filetables.io.files.PartFileName;
-import dev.filetables.io.partition.time.PartitionTimes;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -117,7 +114,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPartition> {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(PartitionCommitFn.class);
+  static final Logger LOG = LoggerFactory.getLogger(PartitionCommitFn.class);
 
   /** Late files of one publish arrive together: commit them together. */
   static final Duration LATE_BATCHING = Duration.standardSeconds(1);
@@ -128,28 +125,26 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   static final int END_OF_INPUT_ATTEMPTS = 3;
 
   /** Output timestamp of timers that must not hold the watermark (bookkeeping, not commits). */
-  private static final Instant NO_HOLD = GlobalWindow.INSTANCE.maxTimestamp();
+  static final Instant NO_HOLD = GlobalWindow.INSTANCE.maxTimestamp();
 
-  private static final Counter PENDING = CommitMetrics.counter(CommitMetrics.PENDING);
-  private static final Counter COMMITTED = CommitMetrics.counter(CommitMetrics.COMMITTED);
-  private static final Counter RECOMMITTED = CommitMetrics.counter(CommitMetrics.RECOMMITTED);
-  private static final Counter LATE_ROWS = CommitMetrics.counter(CommitMetrics.LATE_ROWS);
-  private static final Counter LATE_FILES = CommitMetrics.counter(CommitMetrics.LATE_FILES);
-  private static final Distribution LAG =
-      CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
-  private static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
-  private static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
-  private static final Counter TIME_ERRORS =
-      CommitMetrics.counter(CommitMetrics.PARTITION_TIME_ERRORS);
-  private static final Counter OVERDUE = CommitMetrics.counter(CommitMetrics.OVERDUE);
+  static final Counter PENDING = CommitMetrics.counter(CommitMetrics.PENDING);
+  static final Counter COMMITTED = CommitMetrics.counter(CommitMetrics.COMMITTED);
+  static final Counter RECOMMITTED = CommitMetrics.counter(CommitMetrics.RECOMMITTED);
+  static final Counter LATE_ROWS = CommitMetrics.counter(CommitMetrics.LATE_ROWS);
+  static final Counter LATE_FILES = CommitMetrics.counter(CommitMetrics.LATE_FILES);
+  static final Distribution LAG = CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
+  static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
+  static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
+  static final Counter TIME_ERRORS = CommitMetrics.counter(CommitMetrics.PARTITION_TIME_ERRORS);
+  static final Counter OVERDUE = CommitMetrics.counter(CommitMetrics.OVERDUE);
 
-  private final TableSpec table;
-  private final @Nullable String writeUuid;
-  private final Duration retention;
+  final TableSpec table;
+  final @Nullable String writeUuid;
+  final Duration retention;
   private final Duration overdueGrace;
-  private final Duration endOfInputWait;
+  final Duration endOfInputWait;
 
-  private transient PartitionCommitter committer;
+  transient PartitionCommitter committer;
 
   /**
    * Commits that wait, after the end of the input, for their last files; see {@link
@@ -349,8 +344,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @TimerId("overdue") Timer overdue,
       @TimerId("forget") Timer forget) {
     due.write(true);
-    Attempt attempt =
-        new Attempt(
+    CommitAttempt attempt =
+        new CommitAttempt(
+            this,
             path,
             files,
             announced,
@@ -386,8 +382,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       return; // only set once the watermark has passed; a stale timer after forgetting
     }
     due.write(true);
-    Attempt attempt =
-        new Attempt(
+    CommitAttempt attempt =
+        new CommitAttempt(
+            this,
             path,
             files,
             announced,
@@ -524,8 +521,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
         }
       }
     }
-    Attempt attempt =
-        new Attempt(
+    CommitAttempt attempt =
+        new CommitAttempt(
+            this,
             path,
             files,
             announced,
@@ -538,221 +536,9 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     attempt.runAtEndOfInput(watermarkOf(threshold), out);
   }
 
-  /** One commit attempt of one partition, over its state. */
-  private final class Attempt {
-    final String path;
-    final BagState<WrittenFile> files;
-    final BagState<WrittenFile> announced;
-    final ValueState<Long> pendingSince;
-    final ValueState<Integer> commits;
-    final ValueState<Integer> attempts;
-    final ValueState<String> lastProblem;
-    final ValueState<Integer> overdueChecks;
-    final BagState<String> committedNames;
-
-    Attempt(
-        String path,
-        BagState<WrittenFile> files,
-        BagState<WrittenFile> announced,
-        ValueState<Long> pendingSince,
-        ValueState<Integer> commits,
-        ValueState<Integer> attempts,
-        ValueState<String> lastProblem,
-        ValueState<Integer> overdueChecks,
-        BagState<String> committedNames) {
-      this.path = path;
-      this.files = files;
-      this.announced = announced;
-      this.pendingSince = pendingSince;
-      this.commits = commits;
-      this.attempts = attempts;
-      this.lastProblem = lastProblem;
-      this.overdueChecks = overdueChecks;
-      this.committedNames = committedNames;
-    }
-
-    void run(
-        String reason,
-        Optional<java.time.Instant> watermark,
-        OutputReceiver<CommittedPartition> out,
-        Timer commitNow,
-        Timer overdue,
-        Timer forget) {
-      if (pendingSince.read() == null) {
-        return; // nothing published since the last commit
-      }
-      List<WrittenFile> pending = pending();
-      List<Path> inProgress;
-      try {
-        inProgress = committer.inProgressFiles(path, writeUuid, pending);
-      } catch (IOException e) {
-        retryLater("cannot list the partition directory: " + e, e, commitNow);
-        return;
-      }
-      if (!inProgress.isEmpty()) {
-        WAITS.inc();
-        int n = orZero(attempts.read()) + 1;
-        attempts.write(n);
-        String problem = "waiting for files " + names(inProgress) + " to become visible";
-        lastProblem.write(problem);
-        Duration wait = backoff(FIRST_RETRY, n, MAX_RETRY);
-        if (n == 1 || Integer.bitCount(n) == 1) {
-          LOG.info(
-              "Partition {} of table `{}` is due ({}) but {}; checking again in {}",
-              path,
-              table.name(),
-              reason,
-              problem,
-              wait);
-        }
-        commitNow.offset(wait).setRelative();
-        return;
-      }
-      int number = orZero(commits.read()) + 1;
-      PartitionCommitContext context;
-      try {
-        context = committer.commit(path, pending, announced(), number, watermark, reason);
-      } catch (Exception e) {
-        FAILURES.inc();
-        retryLater("commit failed: " + e.getMessage(), e, commitNow);
-        return;
-      }
-      done(context, out);
-      overdue.clear();
-      forget.withOutputTimestamp(NO_HOLD).offset(retention).setRelative();
-    }
-
-    void runAtEndOfInput(
-        Optional<java.time.Instant> watermark, OutputReceiver<CommittedPartition> out)
-        throws Exception {
-      List<WrittenFile> pending = pending();
-      List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
-      int number = orZero(commits.read()) + 1;
-      if (inProgress.isEmpty()) {
-        done(
-            commitAtEndOfInput(
-                committer, new FinalCommit(path, pending, announced(), number, watermark)),
-            out);
-        return;
-      }
-      // Waiting here would block the checkpoint that publishes these files (see EndOfInputCommits).
-      LOG.info(
-          "Partition {} of table `{}`: the input has ended while files {} are not visible yet; it is"
-              + " committed once they are (waiting up to {})",
-          path,
-          table.name(),
-          names(inProgress),
-          endOfInputWait);
-      PENDING.dec();
-      FinalCommit commit = new FinalCommit(path, pending, announced(), number, watermark);
-      PartitionCommitter own = new PartitionCommitter(table); // policies need not be thread-safe
-      endOfInputCommits().submit(() -> commitOnceVisible(own, commit));
-    }
-
-    private void retryLater(String problem, Exception e, Timer commitNow) {
-      int n = orZero(attempts.read()) + 1;
-      attempts.write(n);
-      lastProblem.write(problem + " (" + n + " attempt(s))");
-      Duration wait = backoff(FIRST_RETRY, n, MAX_RETRY);
-      if (n == 1) {
-        LOG.warn(
-            "Partition {} of table `{}`: {}; retrying in {}", path, table.name(), problem, wait, e);
-      } else {
-        LOG.warn(
-            "Partition {} of table `{}`: {}; retrying in {} (attempt {})",
-            path,
-            table.name(),
-            problem,
-            wait,
-            n);
-      }
-      commitNow.offset(wait).setRelative();
-    }
-
-    /** The pending files, once each: a replay after a failure may deliver a file twice. */
-    private List<WrittenFile> pending() {
-      java.util.Map<String, WrittenFile> byPath = new java.util.LinkedHashMap<>();
-      for (WrittenFile file : files.read()) {
-        byPath.put(file.path(), file);
-      }
-      return new ArrayList<>(byPath.values());
-    }
-
-    private List<WrittenFile> announced() {
-      List<WrittenFile> all = new ArrayList<>();
-      announced.read().forEach(all::add);
-      return all;
-    }
-
-    private void done(PartitionCommitContext context, OutputReceiver<CommittedPartition> out) {
-      int number = context.commitNumber();
-      commits.write(number);
-      files.clear();
-      announced.clear();
-      pendingSince.clear();
-      attempts.clear();
-      lastProblem.clear();
-      overdueChecks.clear();
-      committedNames.clear();
-      context.files().forEach(f -> committedNames.add(f.name()));
-      PENDING.dec();
-      (number == 1 ? COMMITTED : RECOMMITTED).inc();
-      context
-          .partitionTime()
-          .ifPresent(
-              t ->
-                  LAG.update(
-                      context.commitTime().toEpochMilli()
-                          - PartitionTimes.toEpochMillis(t, committer.zone())
-                          - committer.delay().toMillis()));
-      LOG.info(
-          "Committed partition {} of table `{}` (commit #{}, {}): {} new file(s), {} new row(s), {} file(s) in all",
-          path,
-          table.name(),
-          number,
-          context.reason(),
-          context.newFiles().size(),
-          context.newRowCount(),
-          context.files().size());
-      out.output(
-          CommittedPartition.of(
-              path,
-              context.partitionValues(),
-              number,
-              context.newFiles().size(),
-              context.newRowCount(),
-              context.files().size(),
-              context.commitTime(),
-              context.partitionTime().orElse(null),
-              context.reason()));
-    }
-  }
-
-  /** The commit of a partition at the end of the input: what it commits. */
-  private static final class FinalCommit {
-    final String path;
-    final List<WrittenFile> pending;
-    final List<WrittenFile> announced;
-    final int number;
-    final Optional<java.time.Instant> watermark;
-
-    FinalCommit(
-        String path,
-        List<WrittenFile> pending,
-        List<WrittenFile> announced,
-        int number,
-        Optional<java.time.Instant> watermark) {
-      this.path = path;
-      this.pending = pending;
-      this.announced = announced;
-      this.number = number;
-      this.watermark = watermark;
-    }
-  }
-
   /** Commits at the end of the input, retrying a failing policy a few times inline. */
-  private PartitionCommitContext commitAtEndOfInput(
-      PartitionCommitter committer, FinalCommit commit) throws Exception {
+  PartitionCommitContext commitAtEndOfInput(PartitionCommitter committer, FinalCommit commit)
+      throws Exception {
     String path = commit.path;
     Exception last = null;
     for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
@@ -794,8 +580,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
    * from the directory (their row counts are unknown to the manifest). Neither output nor metrics
    * can be emitted from here; the commit is logged.
    */
-  private void commitOnceVisible(PartitionCommitter committer, FinalCommit commit)
-      throws Exception {
+  void commitOnceVisible(PartitionCommitter committer, FinalCommit commit) throws Exception {
     String path = commit.path;
     List<WrittenFile> pending = commit.pending;
     long deadline = System.currentTimeMillis() + endOfInputWait.getMillis();
@@ -833,7 +618,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
             : "row count partly unknown");
   }
 
-  private synchronized EndOfInputCommits endOfInputCommits() {
+  synchronized EndOfInputCommits endOfInputCommits() {
     if (endOfInput == null) {
       endOfInput = new EndOfInputCommits("end-of-input commits of `" + table.name() + "`");
     }
@@ -888,11 +673,11 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     return false;
   }
 
-  private static int orZero(@Nullable Integer value) {
+  static int orZero(@Nullable Integer value) {
     return value == null ? 0 : value;
   }
 
-  private static String names(List<Path> files) {
+  static String names(List<Path> files) {
     return files.stream()
         .map(p -> p.getFileName().toString())
         .collect(Collectors.toList())
