@@ -10,17 +10,11 @@ import dev.filetables.transforms.source.FileRangeReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -96,36 +90,8 @@ class DirtyDataFlinkTest {
             .sorted()
             .collect(Collectors.toList()));
     assertEquals(
-        List.of("part-2.json:2:record", "part-2.json:3:record", "part-3.json:1:record"),
-        deadLettersAsDuckDbReadsThem(dir.resolve("dead")));
-  }
-
-  /** The dead-letter table's visible files read by DuckDB: {@code file:line:kind}, sorted. */
-  private static List<String> deadLettersAsDuckDbReadsThem(Path root) throws Exception {
-    List<String> files;
-    try (Stream<Path> walk = Files.walk(root)) {
-      files =
-          walk.filter(Files::isRegularFile)
-              .filter(
-                  p ->
-                      !p.getFileName().toString().startsWith(".")
-                          && !p.getFileName().toString().startsWith("_"))
-              .map(p -> "'" + p.toString().replace("'", "''") + "'")
-              .collect(Collectors.toList());
-    }
-    List<String> rows = new ArrayList<>();
-    try (Connection duckdb = DriverManager.getConnection("jdbc:duckdb:");
-        Statement statement = duckdb.createStatement();
-        ResultSet result =
-            statement.executeQuery(
-                "SELECT regexp_extract(source_file, '[^/]+$') || ':' || line_number || ':' || kind"
-                    + " FROM read_json(["
-                    + String.join(", ", files)
-                    + "], format = 'newline_delimited') ORDER BY 1")) {
-      while (result.next()) {
-        rows.add(result.getString(1));
-      }
-    }
-    return rows;
+        DuckDbDeadLetters.keysOf(dead),
+        DuckDbDeadLetters.rows(dir.resolve("dead")),
+        "DuckDB reads the dead-letter table as FileTables does");
   }
 }

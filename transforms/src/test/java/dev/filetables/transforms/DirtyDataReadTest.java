@@ -179,7 +179,12 @@ class DirtyDataReadTest {
     if (!Files.exists(deadLetters.options().rootPath())) {
       return List.of();
     }
-    return read(deadLetters).rows();
+    List<Row> rows = read(deadLetters).rows();
+    assertEquals(
+        DuckDbDeadLetters.keysOf(rows),
+        DuckDbDeadLetters.rows(deadLetters.options().rootPath()),
+        "DuckDB reads the dead-letter table as FileTables does");
+    return rows;
   }
 
   private static final String CSV_WITH_BAD_RECORDS =

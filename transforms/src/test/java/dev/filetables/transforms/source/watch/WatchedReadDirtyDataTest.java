@@ -226,6 +226,10 @@ class WatchedReadDirtyDataTest {
               .map(r -> r.getString("source_file") + ":" + r.getInt64("line_number"))
               .collect(Collectors.toSet());
       assertEquals(deadLetters, distinct.size(), "no dead letter twice");
+      assertEquals(
+          dev.filetables.transforms.DuckDbDeadLetters.keysOf(dead),
+          dev.filetables.transforms.DuckDbDeadLetters.rows(deadTable.options().rootPath()),
+          "DuckDB reads the dead-letter table as FileTables does");
 
       Row gbk = find(dead, bad, 2);
       assertEquals("record", gbk.getString("kind"));
