@@ -27,7 +27,7 @@ import org.apache.beam.sdk.coders.VarLongCoder;
  * barrier ends up in that checkpoint (a restore then named segment files the writer had already
  * combined and deleted).
  */
-public final class OpenFile {
+final class OpenFile {
   /** Relative partition directory. */
   final String partitionPath;
 
@@ -53,7 +53,7 @@ public final class OpenFile {
   long maxTimestamp = Long.MIN_VALUE;
 
   /** Segments begun: 0..segments-1 are (or, while the bundle is open, will be) complete on disk. */
-  public int segments;
+  int segments;
 
   /** Bytes of segments 0..segments-2, the ones before the latest (known once that one is begun). */
   long closedBytes;
@@ -63,7 +63,7 @@ public final class OpenFile {
    * starts[i]} to {@code starts[i+1]-1} (the last one up to {@code segments-1}), named by {@link
    * SegmentFiles#segmentName(String, int, int)}. Without combining every segment is its own file.
    */
-  public final List<Integer> starts = new ArrayList<>();
+  final List<Integer> starts = new ArrayList<>();
 
   /**
    * The file is closed at the end of the bundle that set this (at the commit point that ends it,
@@ -72,7 +72,7 @@ public final class OpenFile {
    */
   boolean closesAtBundleEnd;
 
-  public OpenFile(String partitionPath, String name, long counter, long createdAt) {
+  OpenFile(String partitionPath, String name, long counter, long createdAt) {
     this.partitionPath = partitionPath;
     this.name = name;
     this.counter = counter;
@@ -99,7 +99,7 @@ public final class OpenFile {
    * Records that the next segment begins; {@code previousBytes} is the size of the segment before
    * it (ignored for the first). Returns the new segment's number.
    */
-  public int beginSegment(long previousBytes) {
+  int beginSegment(long previousBytes) {
     if (segments > 0) {
       closedBytes += previousBytes;
     }
@@ -108,17 +108,17 @@ public final class OpenFile {
   }
 
   /** The first segment of segment file {@code i}. */
-  public int firstOf(int i) {
+  int firstOf(int i) {
     return starts.get(i);
   }
 
   /** The last segment of segment file {@code i}. */
-  public int lastOf(int i) {
+  int lastOf(int i) {
     return i + 1 < starts.size() ? starts.get(i + 1) - 1 : segments - 1;
   }
 
   /** The hidden names of the file's segment files, in order. */
-  public List<String> segmentFiles() {
+  List<String> segmentFiles() {
     List<String> names = new ArrayList<>(starts.size());
     for (int i = 0; i < starts.size(); i++) {
       names.add(SegmentFiles.segmentName(name, firstOf(i), lastOf(i)));
@@ -127,7 +127,7 @@ public final class OpenFile {
   }
 
   /** Records that segment files {@code from}..last were combined into one. */
-  public void combinedFrom(int from) {
+  void combinedFrom(int from) {
     starts.subList(from + 1, starts.size()).clear();
   }
 
