@@ -16,7 +16,8 @@ import java.util.List;
  *       emitted, the processing time of the last new file (for the idle timeout).
  * </ul>
  *
- * Mutable: only its {@link WatchTracker} changes it, under the tracker's lock.
+ * Mutable: only a {@link WatchTracker} changes it, and only its own copy (never the instance the
+ * runner's state holds), under the tracker's lock.
  */
 final class WatchRestriction {
   static final long UNSET = Long.MIN_VALUE;

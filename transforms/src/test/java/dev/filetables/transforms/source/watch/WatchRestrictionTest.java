@@ -77,8 +77,9 @@ class WatchRestrictionTest {
     file("dt=2020-05-20/hour=10/.b.json.inprogress", now);
     file("dt=2020-05-20/hour=10/_SUCCESS", now);
     DirectoryPoller poller = poller(table(), 100);
-    WatchRestriction r = WatchRestriction.initial(0, 1);
-    WatchTracker tracker = new WatchTracker(r);
+    WatchTracker tracker = new WatchTracker(WatchRestriction.initial(0, 1));
+    WatchRestriction r =
+        tracker.currentRestriction(); // the tracker's own copy, which claims change
     PollOutcome first = poller.poll(r, now);
     assertEquals(List.of("a.json"), names(first));
     assertTrue(tracker.tryClaim(WatchClaim.poll(first)));
@@ -129,8 +130,9 @@ class WatchRestrictionTest {
       file("dt=2020-05-20/hour=10/f" + i + ".json", now - 20 * MINUTE + i * 1000);
     }
     DirectoryPoller poller = poller(table(), 2);
-    WatchRestriction r = WatchRestriction.initial(0, 1);
-    WatchTracker tracker = new WatchTracker(r);
+    WatchTracker tracker = new WatchTracker(WatchRestriction.initial(0, 1));
+    WatchRestriction r =
+        tracker.currentRestriction(); // the tracker's own copy, which claims change
     PollOutcome first = poller.poll(r, now);
     assertEquals(List.of("f0.json", "f1.json"), names(first));
     assertEquals(3, first.deferredFiles());
@@ -159,8 +161,9 @@ class WatchRestrictionTest {
     file("dt=2020-05-20/hour=10/_SUCCESS", now - 9 * MINUTE);
     file("dt=2020-05-20/hour=11/b.json", now - 10 * MINUTE);
     DirectoryPoller poller = poller(table("source.monitor.skip-committed-partitions", "true"), 100);
-    WatchRestriction r = WatchRestriction.initial(0, 1);
-    new WatchTracker(r).tryClaim(WatchClaim.poll(poller.poll(r, now)));
+    WatchTracker tracker = new WatchTracker(WatchRestriction.initial(0, 1));
+    WatchRestriction r = tracker.currentRestriction();
+    tracker.tryClaim(WatchClaim.poll(poller.poll(r, now)));
     file("dt=2020-05-20/hour=10/late.json", now); // into a committed partition: not listed
     file("dt=2020-05-20/hour=11/new.json", now);
     List<DataFile> listed = poller.list(r.cursorMillis - MINUTE);
@@ -176,8 +179,9 @@ class WatchRestrictionTest {
     long now = System.currentTimeMillis();
     file("dt=2020-05-20/hour=10/a.json", now);
     DirectoryPoller poller = poller(table(), 100);
-    WatchRestriction r = WatchRestriction.initial(0, 1);
-    WatchTracker tracker = new WatchTracker(r);
+    WatchTracker tracker = new WatchTracker(WatchRestriction.initial(0, 1));
+    WatchRestriction r =
+        tracker.currentRestriction(); // the tracker's own copy, which claims change
     tracker.tryClaim(WatchClaim.poll(poller.poll(r, now)));
     assertTrue(tracker.tryClaim(WatchClaim.row(5)));
     assertTrue(tracker.tryClaim(WatchClaim.row(3)));
@@ -193,6 +197,46 @@ class WatchRestrictionTest {
     tracker.checkDone();
     assertEquals(2, residual.pending.peekFirst().rowsDone, "the residual is a copy");
     assertNull(tracker.trySplit(0));
+  }
+
+  /**
+   * The runner's state holds the restriction a tracker is created with, and an asynchronous
+   * snapshot may still be writing that object (Flink's heap state with {@code --fasterCopy}):
+   * claims, polls and the checkpoint split must leave it as it was.
+   */
+  @Test
+  void trackerNeverChangesTheRestrictionItWasGiven() throws Exception {
+    long now = System.currentTimeMillis();
+    file("dt=2020-05-20/hour=10/a.json", now);
+    file("dt=2020-05-20/hour=10/b.json", now);
+    DirectoryPoller poller = poller(table(), 100);
+    WatchTracker first = new WatchTracker(WatchRestriction.initial(0, 1));
+    first.tryClaim(WatchClaim.poll(poller.poll(first.currentRestriction(), now)));
+    WatchRestriction inState = first.trySplit(0).getResidual(); // what the runner stores
+    byte[] before = encode(inState);
+
+    WatchTracker resumed = new WatchTracker(inState);
+    assertTrue(resumed.tryClaim(WatchClaim.row(7)));
+    assertTrue(resumed.tryClaim(WatchClaim.rangeDone()));
+    file("dt=2020-05-20/hour=10/c.json", now + 1000);
+    assertTrue(
+        resumed.tryClaim(WatchClaim.poll(poller.poll(resumed.currentRestriction(), now + 2000))));
+    WatchRestriction residual = resumed.trySplit(0).getResidual();
+
+    assertTrue(
+        java.util.Arrays.equals(before, encode(inState)),
+        "the restriction in state changed: " + inState + " " + inState.pendingList());
+    assertEquals(2, inState.pending.size());
+    assertEquals(0, inState.pending.peekFirst().rowsDone);
+    assertEquals(
+        2, residual.pending.size(), "b.json and c.json are left: " + residual.pendingList());
+    assertEquals(7, residual.maxEventMillis);
+  }
+
+  private static byte[] encode(WatchRestriction r) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    WatchRestrictionCoder.of().encode(r, bytes);
+    return bytes.toByteArray();
   }
 
   @Test
