@@ -17,7 +17,7 @@ import java.util.Optional;
  * DdlWatermarkParser}), {@code COMMENT}, {@code PARTITIONED BY} and {@code WITH}. Clauses
  * FileTables does not support ({@code LIKE}, {@code AS SELECT}, constraints, {@code DISTRIBUTED
  * BY}) are errors that say so. Syntax and types are checked here; the table rules are {@link
- * DdlParser#toTableSpec}'s.
+ * FileTableBinder}'s.
  */
 final class DdlStatementParser {
 
