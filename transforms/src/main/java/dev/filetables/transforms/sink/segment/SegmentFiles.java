@@ -61,6 +61,21 @@ public final class SegmentFiles {
   }
 
   /**
+   * The size of segment {@code n} of the part file {@code partName} in {@code dir}: a complete
+   * segment the open file's state counts, so a missing one is an error.
+   */
+  public static long segmentSize(Path dir, String partName, int n) throws IOException {
+    Path segment = dir.resolve(segmentName(partName, n));
+    try {
+      return Files.size(segment);
+    } catch (NoSuchFileException e) {
+      throw new IOException(
+          "Segment " + segment + " of an open part file is missing (deleted while the write ran?)",
+          e);
+    }
+  }
+
+  /**
    * Writes rows as a complete file {@code dir/name}, replacing an existing one; returns its size.
    */
   static long writeRows(FileFormat format, Schema schema, Path dir, String name, Iterable<Row> rows)

@@ -1,0 +1,90 @@
+package dev.filetables.transforms.sink.streaming;
+
+import dev.filetables.io.files.PartFileName;
+import dev.filetables.transforms.sink.PartFiles;
+import dev.filetables.transforms.sink.segment.SegmentFiles;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hidden files a failed attempt of a {@link RollingWriterFn} key left behind, told apart by the
+ * counters in part file names; and those counters.
+ *
+ * <p>After a restore, the files a failed attempt opened after the checkpoint are unknown to the
+ * restored state; the partition commit would wait for them forever. They are exactly this writer's
+ * hidden files with a counter above {@code lastCounter}, the counter of the key's latest file that
+ * the writer keeps in state (counters only grow, and every file that may still be published was
+ * opened before), so the writer deletes them when it opens its next file ({@link
+ * #deleteBeforeOpen}), and those above the closing file's counter when it closes a file ({@link
+ * #deleteAbove}: a file open in the restored state may have been closed and followed by others in
+ * the failed attempt). Rows are assigned to writers by a function of the row ({@link
+ * AssignWritersFn}), so the replayed rows reach the same writer and trigger this. The writer's
+ * {@code forget} timer cleans up once more before dropping {@code lastCounter}, which it only does
+ * when no hidden file of the key is left ({@link #mayForget}), so a file that still waits for its
+ * checkpoint is never mistaken for a leftover. Files of other writes (other uuids) are never
+ * touched.
+ */
+final class LeftoverFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(LeftoverFiles.class);
+
+  private final PartFiles files;
+
+  LeftoverFiles(PartFiles files) {
+    this.files = files;
+  }
+
+  /**
+   * Part file counters are wall-clock milliseconds at opening, kept strictly increasing per key by
+   * the key's last counter while it is known (many files in one millisecond, clocks of another
+   * machine after a failover). Once it is dropped (see {@link #mayForget}), the wall clock has
+   * passed it.
+   */
+  static long nextCounter(@Nullable Long last) {
+    long now = System.currentTimeMillis();
+    return last == null ? now : Math.max(now, last + 1);
+  }
+
+  /**
+   * Before the key opens its next file: deletes the writer's hidden files above its last counter,
+   * or all of them when the key has no counter (nothing of it is pending).
+   */
+  void deleteBeforeOpen(WriterKey key, @Nullable Long last) throws IOException {
+    int deleted =
+        SegmentFiles.deleteHidden(
+            files.directory(key.partitionPath()),
+            files.writeUuid(),
+            key.writerId(),
+            counter -> last == null || counter > last);
+    if (deleted > 0) {
+      LOG.info(
+          "Deleted {} hidden file(s) of writer {} in '{}' left by a failed attempt",
+          deleted,
+          key.writerId(),
+          key.partitionPath());
+    }
+  }
+
+  /** When {@code file} closes: deletes its writer's hidden files above its counter. */
+  void deleteAbove(OpenFile file) throws IOException {
+    Path dir = files.directory(file.partitionPath);
+    String writer = PartFileName.parse(file.name).get().writer();
+    SegmentFiles.deleteHidden(dir, files.writeUuid(), writer, counter -> counter > file.counter);
+  }
+
+  /**
+   * For the {@code forget} timer of a key without an open file: deletes the writer's hidden files
+   * above {@code last}, then says whether the key may drop {@code last}: only when none of its
+   * hidden files is left (all published) and the wall clock has passed it ({@link #nextCounter}).
+   */
+  boolean mayForget(WriterKey key, long last) throws IOException {
+    Path dir = files.directory(key.partitionPath());
+    String uuid = files.writeUuid();
+    SegmentFiles.deleteHidden(dir, uuid, key.writerId(), counter -> counter > last);
+    boolean waiting =
+        !SegmentFiles.hiddenFiles(dir, uuid, key.writerId(), counter -> true).isEmpty();
+    return !(waiting || System.currentTimeMillis() <= last);
+  }
+}
