@@ -29,7 +29,7 @@ import org.joda.time.Instant;
  *
  * <p>Every choice is a function of the row, unlike round robin: when a runner replays input after a
  * restore, a row goes to the same writer as in the failed attempt, and that writer removes the
- * hidden files the failed attempt left (see {@link RollingWriterFn}).
+ * hidden files the failed attempt left (see {@link LeftoverFiles}).
  *
  * <h3>Batches</h3>
  *

@@ -17,7 +17,7 @@ import org.apache.beam.sdk.coders.VarLongCoder;
  * The state of one writer's open part file in the streaming sink: everything needed to finish the
  * file after a restore. It names files, it holds no rows: the rows are in the segments 0..{@link
  * #segments}-1 on disk, each complete whenever this state is committed (see {@link
- * RollingWriterFn}). Consecutive segments may have been combined into one file while the file was
+ * BundleSegments}). Consecutive segments may have been combined into one file while the file was
  * open ({@link SegmentCombiner}): {@link #segmentFiles} says which files hold them now.
  *
  * <p>Mutable; the DoFn reads it, changes it and writes it back within one element or timer. Never
@@ -67,8 +67,9 @@ final class OpenFile {
 
   /**
    * The file is closed at the end of the bundle that set this (at the commit point that ends it,
-   * see {@link RollingWriterFn}). Committed state with this set means that bundle has ended and the
-   * file was emitted before the state was snapshotted: the file is closed, only its state is left.
+   * see {@link ClosesAtBundleEnd}). Committed state with this set means that bundle has ended and
+   * the file was emitted before the state was snapshotted: the file is closed, only its state is
+   * left.
    */
   boolean closesAtBundleEnd;
 

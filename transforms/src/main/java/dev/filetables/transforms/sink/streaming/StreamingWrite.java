@@ -54,7 +54,7 @@ import org.apache.beam.sdk.values.TupleTag;
  * {@code @FinishBundle} completes every segment of the bundle. While the file is open, its segment
  * files are combined now and then into fewer ({@link SegmentCombiner}: at most 16 per open file;
  * the replaced ones are deleted once a completed checkpoint no longer needs them, see {@link
- * RollingWriterFn}). When the file rolls, its segments are merged into the hidden part file ({@link
+ * BundleSegments}). When the file rolls, its segments are merged into the hidden part file ({@link
  * SegmentFiles#merge}: byte concatenation for csv/json, block copy for Avro, and for Parquet either
  * one encoding of spilled rows or row-group copy, {@code sink.parquet.merge}). State and timers of
  * the key are then cleared.
@@ -108,7 +108,7 @@ import org.apache.beam.sdk.values.TupleTag;
  * until all its files are published, so every hidden file of the key with a higher counter is a
  * leftover. Rows are assigned to writers by a function of the row, so the replayed rows reach the
  * same key, which deletes leftovers when it opens or closes a file, and once more before it forgets
- * its counter ({@link RollingWriterFn}). Files of other writes (other uuids) are never touched.
+ * its counter ({@link LeftoverFiles}). Files of other writes (other uuids) are never touched.
  *
  * <h2>Rolling, per partition and writer</h2>
  *
