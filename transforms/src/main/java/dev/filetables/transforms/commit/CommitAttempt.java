@@ -85,7 +85,7 @@ final class CommitAttempt {
           PartitionCommitFn.backoff(PartitionCommitFn.FIRST_RETRY, n, PartitionCommitFn.MAX_RETRY);
       if (n == 1 || Integer.bitCount(n) == 1) {
         PartitionCommitFn.LOG.info(
-            "Partition {} of fn.table `{}` is due ({}) but {}; checking again in {}",
+            "Partition {} of table `{}` is due ({}) but {}; checking again in {}",
             path,
             fn.table.name(),
             reason,
@@ -124,7 +124,7 @@ final class CommitAttempt {
     }
     // Waiting here would block the checkpoint that publishes these files (see EndOfInputCommits).
     PartitionCommitFn.LOG.info(
-        "Partition {} of fn.table `{}`: the input has ended while files {} are not visible yet; it is"
+        "Partition {} of table `{}`: the input has ended while files {} are not visible yet; it is"
             + " committed once they are (waiting up to {})",
         path,
         fn.table.name(),
@@ -144,7 +144,7 @@ final class CommitAttempt {
         PartitionCommitFn.backoff(PartitionCommitFn.FIRST_RETRY, n, PartitionCommitFn.MAX_RETRY);
     if (n == 1) {
       PartitionCommitFn.LOG.warn(
-          "Partition {} of fn.table `{}`: {}; retrying in {}",
+          "Partition {} of table `{}`: {}; retrying in {}",
           path,
           fn.table.name(),
           problem,
@@ -152,7 +152,7 @@ final class CommitAttempt {
           e);
     } else {
       PartitionCommitFn.LOG.warn(
-          "Partition {} of fn.table `{}`: {}; retrying in {} (attempt {})",
+          "Partition {} of table `{}`: {}; retrying in {} (attempt {})",
           path,
           fn.table.name(),
           problem,
@@ -199,7 +199,7 @@ final class CommitAttempt {
                         - PartitionTimes.toEpochMillis(t, fn.committer.zone())
                         - fn.committer.delay().toMillis()));
     PartitionCommitFn.LOG.info(
-        "Committed partition {} of fn.table `{}` (commit #{}, {}): {} new file(s), {} new row(s), {} file(s) in all",
+        "Committed partition {} of table `{}` (commit #{}, {}): {} new file(s), {} new row(s), {} file(s) in all",
         path,
         fn.table.name(),
         number,
