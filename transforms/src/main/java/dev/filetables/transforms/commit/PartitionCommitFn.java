@@ -7,7 +7,6 @@ import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -24,7 +23,6 @@ import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -39,24 +37,20 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>When a partition is due</h2>
  *
- * <ul>
- *   <li>{@code partition-time}: an event-time timer at {@code partition time (in the watermark time
- *       zone) + delay}. A Beam timer fires once the watermark is strictly past its timestamp (the
- *       Flink runner adds the millisecond Flink's own timers lack), which is exactly the spec's
- *       rule {@code watermark > partition time + delay}.
- *   <li>{@code process-time}: a processing-time timer {@code delay} after the first file of the
- *       round (delay 0: at the next processing-time tick, so the files of one publish are committed
- *       together).
- *   <li>End of input: {@link OnWindowExpiration} commits every partition still pending, whatever
- *       its trigger (the Flink runner does not fire processing-time timers at the end of a bounded
- *       input). A partition that still has in-progress files then is committed once they are
- *       visible, off the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a
- *       streaming write are published only after the final watermark, by the job's final
- *       checkpoint, which a waiting DoFn would block. Such a commit is logged but not in the
- *       output, and {@code @Teardown} waits for it. If hidden files or an end-of-input intent of
- *       the write are still there when the wait ends, the partition is not committed (WARN): the
- *       post-job publish commits it.
- * </ul>
+ * The table's {@link CommitTrigger} says, chosen once from its options: {@link
+ * PartitionTimeTrigger} (the watermark passed partition time + delay: timer {@code
+ * watermarkPassed}) or {@link ProcessTimeTrigger} ({@code delay} after the first file of the round:
+ * timer {@code commitNow}). This DoFn keeps the state and the timers and asks the trigger. A
+ * partition still pending after its expected commit time is reported ({@link OverdueReports}).
+ *
+ * <p>At the end of the input {@link OnWindowExpiration} commits every partition still pending,
+ * whatever its trigger (the Flink runner does not fire processing-time timers at the end of a
+ * bounded input). A partition that still has in-progress files then is committed once they are
+ * visible, off the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a
+ * streaming write are published only after the final watermark, by the job's final checkpoint,
+ * which a waiting DoFn would block. Such a commit is logged but not in the output, and
+ * {@code @Teardown} waits for it. If hidden files or an end-of-input intent of the write are still
+ * there when the wait ends, the partition is not committed (WARN): the post-job publish commits it.
  *
  * <h2>Announcements: partitions whose files become visible only after the end</h2>
  *
@@ -98,9 +92,8 @@ import org.slf4j.LoggerFactory;
  * partition's file system hiccup. The commit is retried by a processing-time timer with exponential
  * backoff (1 s doubling to 1 min), every policy again in order (policies are idempotent), counted
  * and logged; it is never skipped. At the end of input (no timers left) it is retried a few times
- * inline and then fails the pipeline. A partition whose time cannot be extracted is reported once
- * (path, pattern, formatter), counted, and parked: it does not block other partitions (they are
- * other keys) and is committed at the end of input.
+ * inline and then fails the pipeline. A partition whose time cannot be extracted is parked until
+ * the end of the input ({@link PartitionTimeTrigger}).
  *
  * <h2>State</h2>
  *
@@ -116,12 +109,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   private static final long serialVersionUID = 1L;
   static final Logger LOG = LoggerFactory.getLogger(PartitionCommitFn.class);
 
-  /** Late files of one publish arrive together: commit them together. */
-  static final Duration LATE_BATCHING = Duration.standardSeconds(1);
-
   static final Duration FIRST_RETRY = Duration.standardSeconds(1);
   static final Duration MAX_RETRY = Duration.standardMinutes(1);
-  static final Duration MAX_OVERDUE_INTERVAL = Duration.standardHours(1);
   static final int END_OF_INPUT_ATTEMPTS = 3;
 
   /** Output timestamp of timers that must not hold the watermark (bookkeeping, not commits). */
@@ -135,8 +124,6 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   static final Distribution LAG = CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
   static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
   static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
-  static final Counter TIME_ERRORS = CommitMetrics.counter(CommitMetrics.PARTITION_TIME_ERRORS);
-  static final Counter OVERDUE = CommitMetrics.counter(CommitMetrics.OVERDUE);
 
   final TableSpec table;
   final @Nullable String writeUuid;
@@ -145,6 +132,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   final Duration endOfInputWait;
 
   transient PartitionCommitter committer;
+  private transient CommitTrigger trigger;
+  private transient OverdueReports overdueReports;
 
   /**
    * Commits that wait, after the end of the input, for their last files; see {@link
@@ -180,15 +169,13 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   @StateId("commits")
   private final StateSpec<ValueState<Integer>> commitsSpec = StateSpecs.value(VarIntCoder.of());
 
-  /** True once the trigger said the partition is complete (watermark passed / delay elapsed). */
+  /** The trigger's state ({@link TriggerState}): due flag, threshold, time error. */
   @StateId("due")
   private final StateSpec<ValueState<Boolean>> dueSpec = StateSpecs.value(BooleanCoder.of());
 
-  /** partition-time: the millis the watermark must pass. */
   @StateId("threshold")
   private final StateSpec<ValueState<Long>> thresholdSpec = StateSpecs.value(VarLongCoder.of());
 
-  /** Why the partition's time cannot be extracted (set once, when reported). */
   @StateId("timeError")
   private final StateSpec<ValueState<String>> timeErrorSpec =
       StateSpecs.value(StringUtf8Coder.of());
@@ -235,6 +222,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   @Setup
   public void setup() {
     committer = new PartitionCommitter(table);
+    trigger = CommitTrigger.of(table.options(), committer);
+    overdueReports = new OverdueReports(table.name(), trigger, overdueGrace);
   }
 
   @ProcessElement
@@ -281,8 +270,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     if (newRound) {
       pendingSince.write(System.currentTimeMillis());
       PENDING.inc();
-      overdueChecks.clear();
-      overdue.withOutputTimestamp(NO_HOLD).offset(overdueGrace).setRelative();
+      overdueReports.start(overdueChecks, overdue);
       if (committed > 0) {
         LOG.info(
             "Partition {} of table `{}` gets late data after commit #{}: {} row(s) in {}; it will be committed again",
@@ -293,37 +281,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
             file.path());
       }
     }
-    if (!committer.partitionTimeTrigger()) {
-      if (newRound) {
-        commitNow.offset(toJoda(committer.delay())).setRelative();
-      }
-      return;
-    }
-    if (timeError.read() != null) {
-      return; // parked: committed at the end of input only
-    }
-    if (Boolean.TRUE.equals(due.read())) {
-      if (newRound) {
-        commitNow.offset(LATE_BATCHING).setRelative(); // the watermark passed before: late data
-      }
-      return;
-    }
-    if (threshold.read() == null) {
-      long millis;
-      try {
-        millis = committer.commitThreshold(path).toEpochMilli();
-      } catch (RuntimeException e) {
-        timeError.write(e.getMessage());
-        TIME_ERRORS.inc();
-        LOG.error(
-            "{} — the partition is not committed by partition time (other partitions are); it is"
-                + " committed at the end of the input",
-            e.getMessage());
-        return;
-      }
-      threshold.write(millis);
-      watermarkPassed.set(eventTime(millis));
-    }
+    trigger.onFile(
+        path, newRound, new TriggerState(due, threshold, timeError), watermarkPassed, commitNow);
   }
 
   @OnTimer("watermarkPassed")
@@ -336,6 +295,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("commits") ValueState<Integer> commits,
       @StateId("due") ValueState<Boolean> due,
       @StateId("threshold") ValueState<Long> threshold,
+      @StateId("timeError") ValueState<String> timeError,
       @StateId("attempts") ValueState<Integer> attempts,
       @StateId("lastProblem") ValueState<String> lastProblem,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
@@ -343,7 +303,8 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @TimerId("commitNow") Timer commitNow,
       @TimerId("overdue") Timer overdue,
       @TimerId("forget") Timer forget) {
-    due.write(true);
+    TriggerState state = new TriggerState(due, threshold, timeError);
+    state.markDue(); // only the partition-time trigger arms this timer
     CommitAttempt attempt =
         new CommitAttempt(
             this,
@@ -356,8 +317,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
             lastProblem,
             overdueChecks,
             committedNames);
-    attempt.run(
-        PartitionCommitter.PARTITION_TIME, watermarkOf(threshold), out, commitNow, overdue, forget);
+    attempt.run(PartitionTimeTrigger.NAME, state.threshold(), out, commitNow, overdue, forget);
   }
 
   @OnTimer("commitNow")
@@ -370,6 +330,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("commits") ValueState<Integer> commits,
       @StateId("due") ValueState<Boolean> due,
       @StateId("threshold") ValueState<Long> threshold,
+      @StateId("timeError") ValueState<String> timeError,
       @StateId("attempts") ValueState<Integer> attempts,
       @StateId("lastProblem") ValueState<String> lastProblem,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
@@ -377,11 +338,11 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @TimerId("commitNow") Timer commitNow,
       @TimerId("overdue") Timer overdue,
       @TimerId("forget") Timer forget) {
-    boolean partitionTime = committer.partitionTimeTrigger();
-    if (partitionTime && !Boolean.TRUE.equals(due.read())) {
-      return; // only set once the watermark has passed; a stale timer after forgetting
+    TriggerState state = new TriggerState(due, threshold, timeError);
+    if (!trigger.mayCommitNow(state)) {
+      return; // a stale timer after forgetting
     }
-    due.write(true);
+    state.markDue();
     CommitAttempt attempt =
         new CommitAttempt(
             this,
@@ -394,13 +355,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
             lastProblem,
             overdueChecks,
             committedNames);
-    attempt.run(
-        partitionTime ? PartitionCommitter.PARTITION_TIME : PartitionCommitter.PROCESS_TIME,
-        partitionTime ? watermarkOf(threshold) : Optional.empty(),
-        out,
-        commitNow,
-        overdue,
-        forget);
+    attempt.run(trigger.name(), trigger.watermark(state), out, commitNow, overdue, forget);
   }
 
   /** Reports a partition still pending after its expected commit time, with the reason. */
@@ -418,57 +373,13 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     if (since == null) {
       return;
     }
-    java.time.Instant now = java.time.Instant.now();
-    Long thresholdMillis = threshold.read();
-    java.time.Instant expected =
-        committer.partitionTimeTrigger()
-            ? (thresholdMillis == null ? null : java.time.Instant.ofEpochMilli(thresholdMillis))
-            : java.time.Instant.ofEpochMilli(since).plus(committer.delay());
-    if (expected == null || now.isAfter(expected)) {
-      OVERDUE.inc();
-      LOG.warn(
-          "Partition {} of table `{}` is still pending (first file published at {}, expected commit at {}): {}",
-          path,
-          table.name(),
-          java.time.Instant.ofEpochMilli(since),
-          expected == null ? "unknown" : expected,
-          reason(due, thresholdMillis, timeError, lastProblem));
-    }
-    int checks = orZero(overdueChecks.read()) + 1;
-    overdueChecks.write(checks);
-    overdue
-        .withOutputTimestamp(NO_HOLD)
-        .offset(backoff(overdueGrace, checks, MAX_OVERDUE_INTERVAL))
-        .setRelative();
-  }
-
-  private String reason(
-      ValueState<Boolean> due,
-      @Nullable Long thresholdMillis,
-      ValueState<String> timeError,
-      ValueState<String> lastProblem) {
-    String error = timeError.read();
-    if (error != null) {
-      return "its time cannot be extracted ("
-          + error
-          + "); it is committed at the end of the input";
-    }
-    String problem = lastProblem.read();
-    if (problem != null) {
-      return problem;
-    }
-    if (committer.partitionTimeTrigger()
-        && !Boolean.TRUE.equals(due.read())
-        && thresholdMillis != null) {
-      return "the watermark has not passed "
-          + java.time.Instant.ofEpochMilli(thresholdMillis)
-          + " yet (partition time in "
-          + committer.zone()
-          + " + delay "
-          + committer.delay()
-          + "); check the watermark of the input";
-    }
-    return "its commit is scheduled";
+    overdueReports.check(
+        path,
+        since,
+        new TriggerState(due, threshold, timeError),
+        lastProblem,
+        overdueChecks,
+        overdue);
   }
 
   @OnTimer("forget")
@@ -485,9 +396,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
     committedNames.clear();
     commits.clear();
-    due.clear();
-    threshold.clear();
-    timeError.clear();
+    new TriggerState(due, threshold, timeError).clear();
   }
 
   /** End of input: every pending partition is committed, due or not. */
@@ -499,12 +408,15 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("announced") BagState<WrittenFile> announced,
       @StateId("pendingSince") ValueState<Long> pendingSince,
       @StateId("commits") ValueState<Integer> commits,
+      @StateId("due") ValueState<Boolean> due,
       @StateId("threshold") ValueState<Long> threshold,
+      @StateId("timeError") ValueState<String> timeError,
       @StateId("attempts") ValueState<Integer> attempts,
       @StateId("lastProblem") ValueState<String> lastProblem,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
       @StateId("committedNames") BagState<String> committedNames)
       throws Exception {
+    TriggerState state = new TriggerState(due, threshold, timeError);
     if (pendingSince.read() == null) {
       if (announced.isEmpty().read()) {
         return;
@@ -513,13 +425,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       // arrive, see the class comment); commit it once they are visible.
       pendingSince.write(System.currentTimeMillis());
       PENDING.inc();
-      if (threshold.read() == null && committer.partitionTimeTrigger()) {
-        try {
-          threshold.write(committer.commitThreshold(path).toEpochMilli());
-        } catch (RuntimeException e) {
-          // reported with the commit's context (no partition time); committed all the same
-        }
-      }
+      trigger.atEndOfInput(path, state);
     }
     CommitAttempt attempt =
         new CommitAttempt(
@@ -533,7 +439,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
             lastProblem,
             overdueChecks,
             committedNames);
-    attempt.runAtEndOfInput(watermarkOf(threshold), out);
+    attempt.runAtEndOfInput(state.threshold(), out);
   }
 
   /** Commits at the end of the input, retrying a failing policy a few times inline. */
@@ -638,30 +544,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
   }
 
-  private static Optional<java.time.Instant> watermarkOf(ValueState<Long> threshold) {
-    Long millis = threshold.read();
-    return millis == null ? Optional.empty() : Optional.of(java.time.Instant.ofEpochMilli(millis));
-  }
-
-  /** An event time a timer can be set to: Beam's range, within the global window. */
-  private static Instant eventTime(long millis) {
-    long clamped =
-        Math.max(
-            BoundedWindow.TIMESTAMP_MIN_VALUE.getMillis(),
-            Math.min(millis, GlobalWindow.INSTANCE.maxTimestamp().getMillis()));
-    return new Instant(clamped);
-  }
-
   static Duration backoff(Duration first, int attempt, Duration max) {
     long millis = first.getMillis();
     for (int i = 1; i < attempt && millis < max.getMillis(); i++) {
       millis *= 2;
     }
     return Duration.millis(Math.min(millis, max.getMillis()));
-  }
-
-  private static Duration toJoda(java.time.Duration duration) {
-    return Duration.millis(duration.toMillis());
   }
 
   private static boolean contains(BagState<String> names, String name) {

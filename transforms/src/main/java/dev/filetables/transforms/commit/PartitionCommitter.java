@@ -13,7 +13,6 @@ import dev.filetables.io.partition.time.DefaultPartitionTimeExtractor;
 import dev.filetables.io.partition.time.PartitionTimeException;
 import dev.filetables.io.partition.time.PartitionTimeExtractor;
 import dev.filetables.io.partition.time.PartitionTimeExtractors;
-import dev.filetables.io.partition.time.PartitionTimes;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
@@ -37,11 +36,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * The non-Beam half of a partition commit, created once per worker from the table: reads a
  * partition's time, finds the in-progress files that hold a commit back, and runs the policies in
- * their listed order. {@link PartitionCommitFn} decides <em>when</em>; this class does the work.
+ * their listed order. The {@link CommitTrigger} decides <em>when</em>; this class does the work.
  */
 final class PartitionCommitter {
-  static final String PARTITION_TIME = "partition-time";
-  static final String PROCESS_TIME = "process-time";
+  /** The reason of a commit at the end of the input, whatever the trigger. */
   static final String END_OF_INPUT = "end-of-input";
 
   private final TableSpec table;
@@ -65,10 +63,6 @@ final class PartitionCommitter {
     this.delay = options.commitDelay();
     this.policies = PartitionCommitPolicies.fromOptions(options);
     this.successFile = PartitionCommitPolicies.successFile(policies).orElse(null);
-  }
-
-  boolean partitionTimeTrigger() {
-    return table.options().commitTrigger().equals(PARTITION_TIME);
   }
 
   /** True if the success file carries a manifest (which records row counts). */
@@ -121,11 +115,6 @@ final class PartitionCommitter {
     } catch (RuntimeException e) {
       return Optional.empty();
     }
-  }
-
-  /** The instant the watermark must pass: partition time in the watermark time zone + delay. */
-  Instant commitThreshold(String partitionPath) {
-    return PartitionTimes.toInstant(partitionTime(partitionPath), zone).plus(delay);
   }
 
   String describeExtractor() {

@@ -24,7 +24,7 @@ final class TimeZoneCheck {
   /** The warning to log, if the table is set up for the trap. */
   static Optional<String> eightHourTrap(TableSpec table, ZoneId sessionZone) {
     TableOptions options = table.options();
-    if (!options.commitTrigger().equals(PartitionCommitter.PARTITION_TIME)) {
+    if (!options.commitTrigger().equals(PartitionTimeTrigger.NAME)) {
       return Optional.empty();
     }
     Optional<WatermarkSpec> watermark = table.watermark();

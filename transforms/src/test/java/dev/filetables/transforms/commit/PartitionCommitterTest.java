@@ -2,18 +2,15 @@ package dev.filetables.transforms.commit;
 
 import static dev.filetables.transforms.commit.CommitTestSupport.visibleFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.commit.CommitManifest;
 import dev.filetables.io.commit.PartitionCommitContext;
-import dev.filetables.io.partition.time.PartitionTimeException;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -52,26 +49,6 @@ class PartitionCommitterTest {
     assertEquals(2, manifest.files().get(nameA).rowCount.getAsLong(), "from the previous manifest");
     assertTrue(manifest.files().get(nameB).rowCount.isEmpty(), "unknown, not guessed");
     assertTrue(manifest.json().path("rowCount").isNull());
-  }
-
-  @Test
-  void thresholdIsPartitionTimeInZonePlusDelay() {
-    PartitionCommitter committer =
-        new PartitionCommitter(
-            CommitTestSupport.hourly(
-                root,
-                TableOptions.TIME_EXTRACTOR_PATTERN,
-                "$dt $hour:00:00",
-                TableOptions.COMMIT_DELAY,
-                "30 min",
-                TableOptions.COMMIT_WATERMARK_TIME_ZONE,
-                "Asia/Shanghai"));
-    assertEquals(Instant.parse("2020-05-20T04:30:00Z"), committer.commitThreshold(HOUR_12));
-    PartitionTimeException e =
-        assertThrows(
-            PartitionTimeException.class, () -> committer.commitThreshold("dt=2020-05-20/hour=x"));
-    assertTrue(e.getMessage().contains("'dt=2020-05-20/hour=x'"), e.getMessage());
-    assertTrue(e.getMessage().contains("timestamp-pattern '$dt $hour:00:00'"), e.getMessage());
   }
 
   @Test
