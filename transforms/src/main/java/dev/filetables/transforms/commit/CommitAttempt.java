@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.ValueState;
@@ -19,8 +22,35 @@ import org.joda.time.Duration;
  * waits (with backoff) while hidden files of the write are in the partition, commits through the
  * {@link PartitionCommitter}, retries a failed commit later, and records a commit in the key's
  * state. Created per timer firing; it keeps nothing itself.
+ *
+ * <h2>Commit follows visibility, not only the watermark</h2>
+ *
+ * A due partition is committed only when no in-progress part file of this write (or of the write of
+ * any pending file) is left in its directory. The watermark alone is not trusted: on the Flink
+ * runner the watermark hold of records buffered for a pending checkpoint by a stable-input step can
+ * be dropped (Beam issue #39991), so the watermark could pass a partition whose last file is closed
+ * but still waits, hidden, for the checkpoint that publishes it (the sink's own publish step holds
+ * the watermark; the check costs one listing). That file exists on disk under its in-progress name,
+ * so checking the directory closes the gap; the commit is retried by a processing-time timer with
+ * backoff and logged as "waiting for files …". With compaction, the hidden compaction outputs are
+ * named after the inputs and hold the commit the same way. Files of other writes (an earlier
+ * crashed job) never block.
+ *
+ * <h2>Failures</h2>
+ *
+ * A failing policy does not fail the bundle: on Flink that would restart the whole job for one
+ * partition's file system hiccup. The commit is retried by a processing-time timer with exponential
+ * backoff (1 s doubling to 1 min), every policy again in order (policies are idempotent), counted
+ * and logged; it is never skipped. At the end of input (no timers left) it is retried a few times
+ * inline and then fails the pipeline ({@link FinalCommit}). A partition whose time cannot be
+ * extracted is parked until the end of the input ({@link PartitionTimeTrigger}).
  */
 final class CommitAttempt {
+  static final Counter COMMITTED = CommitMetrics.counter(CommitMetrics.COMMITTED);
+  static final Counter RECOMMITTED = CommitMetrics.counter(CommitMetrics.RECOMMITTED);
+  static final Distribution LAG = CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
+  static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
+  static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
 
   private final PartitionCommitFn fn;
   final String path;
@@ -75,14 +105,12 @@ final class CommitAttempt {
       return;
     }
     if (!inProgress.isEmpty()) {
-      PartitionCommitFn.WAITS.inc();
+      WAITS.inc();
       int n = PartitionCommitFn.orZero(attempts.read()) + 1;
       attempts.write(n);
-      String problem =
-          "waiting for files " + PartitionCommitFn.names(inProgress) + " to become visible";
+      String problem = "waiting for files " + names(inProgress) + " to become visible";
       lastProblem.write(problem);
-      Duration wait =
-          PartitionCommitFn.backoff(PartitionCommitFn.FIRST_RETRY, n, PartitionCommitFn.MAX_RETRY);
+      Duration wait = Backoff.delay(Backoff.FIRST_RETRY, n, Backoff.MAX_RETRY);
       if (n == 1 || Integer.bitCount(n) == 1) {
         PartitionCommitFn.LOG.info(
             "Partition {} of table `{}` is due ({}) but {}; checking again in {}",
@@ -100,7 +128,7 @@ final class CommitAttempt {
     try {
       context = fn.committer.commit(path, pending, announced(), number, watermark, reason);
     } catch (Exception e) {
-      PartitionCommitFn.FAILURES.inc();
+      FAILURES.inc();
       retryLater("commit failed: " + e.getMessage(), e, commitNow);
       return;
     }
@@ -115,11 +143,9 @@ final class CommitAttempt {
     List<WrittenFile> pending = pending();
     List<Path> inProgress = fn.committer.inProgressFiles(path, fn.writeUuid, pending);
     int number = PartitionCommitFn.orZero(commits.read()) + 1;
+    FinalCommit commit = new FinalCommit(path, pending, announced(), number, watermark);
     if (inProgress.isEmpty()) {
-      done(
-          fn.commitAtEndOfInput(
-              fn.committer, new FinalCommit(path, pending, announced(), number, watermark)),
-          out);
+      done(commit.commit(fn.committer, fn.table.name()), out);
       return;
     }
     // Waiting here would block the checkpoint that publishes these files (see EndOfInputCommits).
@@ -128,20 +154,20 @@ final class CommitAttempt {
             + " committed once they are (waiting up to {})",
         path,
         fn.table.name(),
-        PartitionCommitFn.names(inProgress),
+        names(inProgress),
         fn.endOfInputWait);
     PartitionCommitFn.PENDING.dec();
-    FinalCommit commit = new FinalCommit(path, pending, announced(), number, watermark);
     PartitionCommitter own = new PartitionCommitter(fn.table); // policies need not be thread-safe
-    fn.endOfInputCommits().submit(() -> fn.commitOnceVisible(own, commit));
+    fn.endOfInputCommits()
+        .submit(
+            () -> commit.commitOnceVisible(own, fn.table.name(), fn.writeUuid, fn.endOfInputWait));
   }
 
   private void retryLater(String problem, Exception e, Timer commitNow) {
     int n = PartitionCommitFn.orZero(attempts.read()) + 1;
     attempts.write(n);
     lastProblem.write(problem + " (" + n + " attempt(s))");
-    Duration wait =
-        PartitionCommitFn.backoff(PartitionCommitFn.FIRST_RETRY, n, PartitionCommitFn.MAX_RETRY);
+    Duration wait = Backoff.delay(Backoff.FIRST_RETRY, n, Backoff.MAX_RETRY);
     if (n == 1) {
       PartitionCommitFn.LOG.warn(
           "Partition {} of table `{}`: {}; retrying in {}",
@@ -177,6 +203,13 @@ final class CommitAttempt {
     return all;
   }
 
+  static String names(List<Path> files) {
+    return files.stream()
+        .map(p -> p.getFileName().toString())
+        .collect(Collectors.toList())
+        .toString();
+  }
+
   private void done(PartitionCommitContext context, OutputReceiver<CommittedPartition> out) {
     int number = context.commitNumber();
     commits.write(number);
@@ -189,12 +222,12 @@ final class CommitAttempt {
     committedNames.clear();
     context.files().forEach(f -> committedNames.add(f.name()));
     PartitionCommitFn.PENDING.dec();
-    (number == 1 ? PartitionCommitFn.COMMITTED : PartitionCommitFn.RECOMMITTED).inc();
+    (number == 1 ? COMMITTED : RECOMMITTED).inc();
     context
         .partitionTime()
         .ifPresent(
             t ->
-                PartitionCommitFn.LAG.update(
+                LAG.update(
                     context.commitTime().toEpochMilli()
                         - PartitionTimes.toEpochMillis(t, fn.committer.zone())
                         - fn.committer.delay().toMillis()));

@@ -58,7 +58,7 @@ final class OverdueReports {
     checks.write(n);
     overdue
         .withOutputTimestamp(PartitionCommitFn.NO_HOLD)
-        .offset(PartitionCommitFn.backoff(grace, n, MAX_INTERVAL))
+        .offset(Backoff.delay(grace, n, MAX_INTERVAL))
         .setRelative();
   }
 

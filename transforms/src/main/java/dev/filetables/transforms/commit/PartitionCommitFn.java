@@ -1,19 +1,15 @@
 package dev.filetables.transforms.commit;
 
-import dev.filetables.io.commit.PartitionCommitContext;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.metrics.Distribution;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -40,17 +36,16 @@ import org.slf4j.LoggerFactory;
  * The table's {@link CommitTrigger} says, chosen once from its options: {@link
  * PartitionTimeTrigger} (the watermark passed partition time + delay: timer {@code
  * watermarkPassed}) or {@link ProcessTimeTrigger} ({@code delay} after the first file of the round:
- * timer {@code commitNow}). This DoFn keeps the state and the timers and asks the trigger. A
- * partition still pending after its expected commit time is reported ({@link OverdueReports}).
+ * timer {@code commitNow}). This DoFn keeps the state and the timers and asks the trigger. Each
+ * firing runs a {@link CommitAttempt}: a due partition is committed once its files are visible, and
+ * a failed commit is retried with backoff. A partition still pending after its expected commit time
+ * is reported ({@link OverdueReports}).
  *
  * <p>At the end of the input {@link OnWindowExpiration} commits every partition still pending,
  * whatever its trigger (the Flink runner does not fire processing-time timers at the end of a
- * bounded input). A partition that still has in-progress files then is committed once they are
- * visible, off the DoFn's thread ({@link EndOfInputCommits}): on Flink the last files of a
- * streaming write are published only after the final watermark, by the job's final checkpoint,
- * which a waiting DoFn would block. Such a commit is logged but not in the output, and
- * {@code @Teardown} waits for it. If hidden files or an end-of-input intent of the write are still
- * there when the wait ends, the partition is not committed (WARN): the post-job publish commits it.
+ * bounded input): at once, or, while its last files are still hidden, off the DoFn's thread once
+ * they are visible ({@link FinalCommit}, {@link EndOfInputCommits}). Such a commit is logged but
+ * not in the output, and {@code @Teardown} waits for it.
  *
  * <h2>Announcements: partitions whose files become visible only after the end</h2>
  *
@@ -73,28 +68,6 @@ import org.slf4j.LoggerFactory;
  * re-commit at the end. Announcements are cleared by every commit (which waited for their files to
  * become visible) and block the forget timer while they wait.
  *
- * <h2>Commit follows visibility, not only the watermark</h2>
- *
- * A due partition is committed only when no in-progress part file of this write (or of the write of
- * any pending file) is left in its directory. The watermark alone is not trusted: on the Flink
- * runner the watermark hold of records buffered for a pending checkpoint by a stable-input step can
- * be dropped (Beam issue #39991), so the watermark could pass a partition whose last file is closed
- * but still waits, hidden, for the checkpoint that publishes it (the sink's own publish step holds
- * the watermark; the check costs one listing). That file exists on disk under its in-progress name,
- * so checking the directory closes the gap; the commit is retried by a processing-time timer with
- * backoff and logged as "waiting for files …". With compaction, the hidden compaction outputs are
- * named after the inputs and hold the commit the same way. Files of other writes (an earlier
- * crashed job) never block.
- *
- * <h2>Failures</h2>
- *
- * A failing policy does not fail the bundle: on Flink that would restart the whole job for one
- * partition's file system hiccup. The commit is retried by a processing-time timer with exponential
- * backoff (1 s doubling to 1 min), every policy again in order (policies are idempotent), counted
- * and logged; it is never skipped. At the end of input (no timers left) it is retried a few times
- * inline and then fails the pipeline. A partition whose time cannot be extracted is parked until
- * the end of the input ({@link PartitionTimeTrigger}).
- *
  * <h2>State</h2>
  *
  * Pending files are kept until their commit, then cleared. After a commit only a few small values
@@ -109,21 +82,12 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
   private static final long serialVersionUID = 1L;
   static final Logger LOG = LoggerFactory.getLogger(PartitionCommitFn.class);
 
-  static final Duration FIRST_RETRY = Duration.standardSeconds(1);
-  static final Duration MAX_RETRY = Duration.standardMinutes(1);
-  static final int END_OF_INPUT_ATTEMPTS = 3;
-
   /** Output timestamp of timers that must not hold the watermark (bookkeeping, not commits). */
   static final Instant NO_HOLD = GlobalWindow.INSTANCE.maxTimestamp();
 
   static final Counter PENDING = CommitMetrics.counter(CommitMetrics.PENDING);
-  static final Counter COMMITTED = CommitMetrics.counter(CommitMetrics.COMMITTED);
-  static final Counter RECOMMITTED = CommitMetrics.counter(CommitMetrics.RECOMMITTED);
   static final Counter LATE_ROWS = CommitMetrics.counter(CommitMetrics.LATE_ROWS);
   static final Counter LATE_FILES = CommitMetrics.counter(CommitMetrics.LATE_FILES);
-  static final Distribution LAG = CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
-  static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
-  static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
 
   final TableSpec table;
   final @Nullable String writeUuid;
@@ -442,88 +406,6 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     attempt.runAtEndOfInput(state.threshold(), out);
   }
 
-  /** Commits at the end of the input, retrying a failing policy a few times inline. */
-  PartitionCommitContext commitAtEndOfInput(PartitionCommitter committer, FinalCommit commit)
-      throws Exception {
-    String path = commit.path;
-    Exception last = null;
-    for (int attempt = 1; attempt <= END_OF_INPUT_ATTEMPTS; attempt++) {
-      try {
-        return committer.commit(
-            path,
-            commit.pending,
-            commit.announced,
-            commit.number,
-            commit.watermark,
-            PartitionCommitter.END_OF_INPUT);
-      } catch (Exception e) {
-        FAILURES.inc();
-        last = e;
-        LOG.warn(
-            "Commit of partition {} at the end of input failed (attempt {}): {}",
-            path,
-            attempt,
-            e.toString());
-        Thread.sleep(FIRST_RETRY.getMillis() * attempt);
-      }
-    }
-    throw new IllegalStateException(
-        "Cannot commit partition '"
-            + path
-            + "' of table `"
-            + table.name()
-            + "` at the end of the input after "
-            + END_OF_INPUT_ATTEMPTS
-            + " attempts; its files are visible but it is not committed",
-        last);
-  }
-
-  /**
-   * Off the DoFn's thread, after the end of the input: waits until no in-progress file or
-   * end-of-input intent of the write is left in the partition (at most {@code endOfInputWait}),
-   * then commits; if some are left then, does not commit (WARN): the post-job publish does. Files
-   * published after the final watermark never reach the DoFn as elements, so the commit lists them
-   * from the directory (their row counts are unknown to the manifest). Neither output nor metrics
-   * can be emitted from here; the commit is logged.
-   */
-  void commitOnceVisible(PartitionCommitter committer, FinalCommit commit) throws Exception {
-    String path = commit.path;
-    List<WrittenFile> pending = commit.pending;
-    long deadline = System.currentTimeMillis() + endOfInputWait.getMillis();
-    List<Path> inProgress = committer.inProgressFiles(path, writeUuid, pending);
-    while (!inProgress.isEmpty() && System.currentTimeMillis() < deadline) {
-      Thread.sleep(200);
-      inProgress = committer.inProgressFiles(path, writeUuid, pending);
-    }
-    if (!inProgress.isEmpty()) {
-      // Committing now could commit a partition whose last files are still to come: the final
-      // checkpoint's publish did not run (or not yet), or a failed attempt left files behind. The
-      // post-job publish finishes both and runs the commit policies for such partitions.
-      LOG.warn(
-          "Partition {} of table `{}` is NOT committed: the input has ended but hidden files of the"
-              + " write {} are still there after {}; the post-job publish (FileTableMaintenance.publishLeftovers,"
-              + " `filetables publish-leftovers <table.sql> --write-uuid {}`) publishes them and commits"
-              + " the partition",
-          path,
-          table.name(),
-          names(inProgress),
-          endOfInputWait,
-          writeUuid);
-      return;
-    }
-    PartitionCommitContext context = commitAtEndOfInput(committer, commit);
-    LOG.info(
-        "Committed partition {} of table `{}` (commit #{}, {}, after its last files became visible): {} file(s), {} in all",
-        path,
-        table.name(),
-        commit.number,
-        context.reason(),
-        context.files().size(),
-        context.rowCount().isPresent()
-            ? context.rowCount().getAsLong() + " row(s)"
-            : "row count partly unknown");
-  }
-
   synchronized EndOfInputCommits endOfInputCommits() {
     if (endOfInput == null) {
       endOfInput = new EndOfInputCommits("end-of-input commits of `" + table.name() + "`");
@@ -544,14 +426,6 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
   }
 
-  static Duration backoff(Duration first, int attempt, Duration max) {
-    long millis = first.getMillis();
-    for (int i = 1; i < attempt && millis < max.getMillis(); i++) {
-      millis *= 2;
-    }
-    return Duration.millis(Math.min(millis, max.getMillis()));
-  }
-
   private static boolean contains(BagState<String> names, String name) {
     for (String n : names.read()) {
       if (n.equals(name)) {
@@ -563,12 +437,5 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
 
   static int orZero(@Nullable Integer value) {
     return value == null ? 0 : value;
-  }
-
-  static String names(List<Path> files) {
-    return files.stream()
-        .map(p -> p.getFileName().toString())
-        .collect(Collectors.toList())
-        .toString();
   }
 }
