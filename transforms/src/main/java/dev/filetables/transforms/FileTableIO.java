@@ -19,6 +19,7 @@ import dev.filetables.transforms.sink.WrittenFileCoder;
 import dev.filetables.transforms.sink.batch.PublishFiles;
 import dev.filetables.transforms.sink.batch.WriteRows;
 import dev.filetables.transforms.sink.streaming.StreamingWrite;
+import dev.filetables.transforms.source.DeadLetterTable;
 import dev.filetables.transforms.source.FileRange;
 import dev.filetables.transforms.source.ReadRanges;
 import dev.filetables.transforms.source.watch.WatchedRead;
@@ -98,7 +99,8 @@ import org.slf4j.LoggerFactory;
  * over workers, and read into rows of {@link TableSpec#schema()} with partition and metadata
  * columns filled in. What cannot be read (a bad record, a corrupt or unreadable file) is handled by
  * the table's {@code source.bad-records} policy: fail (default), skip, or write to a dead-letter
- * table (see {@link dev.filetables.transforms.source.FileRangeReader}).
+ * table (see {@link dev.filetables.transforms.source.FileRangeReader}). The read outputs its bad
+ * records beside its rows; this transform writes them ({@link ReadWithDeadLetters}).
  *
  * <p>With {@code source.monitor-interval} > 0 the read is unbounded: the table directory is watched
  * and each new file is read once, with event timestamps and a watermark; see {@link WatchedRead}.
@@ -402,10 +404,14 @@ public final class FileTableIO {
       TableOptions options = table.options();
       FileFormats.of(options); // fails here, not on a worker, for a bad format
       PartitionFilter filter = resolveFilter(table);
+      Optional<TableSpec> deadLetterTable = DeadLetterTable.of(table);
       if (options.sourceMonitorInterval().isPresent()) {
         // unbounded: watch the directory and read each new file once (design: WatchedRead)
         return input.apply(
-            "Watch", WatchedRead.of(table, filter, getWatchShards(), getTargetSplitSize()));
+            "Watch",
+            ReadWithDeadLetters.of(
+                WatchedRead.of(table, filter, getWatchShards(), getTargetSplitSize()),
+                deadLetterTable));
       }
       PCollection<DataFile> files =
           input
@@ -418,7 +424,9 @@ public final class FileTableIO {
               .apply("SplitFiles", ReadRanges.splitFiles(options, getTargetSplitSize()))
               .setCoder(SerializableCoder.of(FileRange.class))
               .apply("SpreadRanges", Reshuffle.viaRandomKey());
-      return ranges.apply("ReadRanges", ReadRanges.readRows(table)).setRowSchema(table.schema());
+      return ranges
+          .apply("ReadRanges", ReadWithDeadLetters.of(ReadRanges.readRows(table), deadLetterTable))
+          .setRowSchema(table.schema());
     }
 
     private PartitionFilter resolveFilter(TableSpec table) {

@@ -21,6 +21,7 @@ import dev.filetables.transforms.TestTables.CollectFn;
 import dev.filetables.transforms.source.DeadLetterTable;
 import dev.filetables.transforms.source.FileRange;
 import dev.filetables.transforms.source.FileRangeReader;
+import dev.filetables.transforms.source.ReadRanges;
 import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -502,9 +503,9 @@ class DirtyDataReadTest {
         .apply(
             org.apache.beam.sdk.transforms.Create.of(gone, present)
                 .withCoder(org.apache.beam.sdk.coders.SerializableCoder.of(DataFile.class)))
-        .apply(dev.filetables.transforms.source.ReadRanges.splitFiles(table.options(), 1000))
+        .apply(ReadRanges.splitFiles(table.options(), 1000))
         .setCoder(org.apache.beam.sdk.coders.SerializableCoder.of(FileRange.class))
-        .apply(dev.filetables.transforms.source.ReadRanges.readRows(table))
+        .apply(ReadWithDeadLetters.of(ReadRanges.readRows(table), DeadLetterTable.of(table)))
         .apply(ParDo.of(new CollectFn<>(id)));
     PipelineResult result = pipeline.run();
     result.waitUntilFinish();

@@ -1,9 +1,10 @@
 package dev.filetables.transforms.kafka;
 
 import dev.filetables.io.kafka.KafkaTableSpec;
-import dev.filetables.io.table.BadRecordPolicy;
-import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.ReadWithDeadLetters;
 import dev.filetables.transforms.source.DeadLetterTable;
+import dev.filetables.transforms.source.ReadResult;
+import dev.filetables.transforms.source.ReadSteps;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
@@ -110,41 +111,39 @@ public final class KafkaTableSource extends PTransform<PBegin, PCollection<Row>>
         .setCoder(KvCoder.of(StringUtf8Coder.of(), RECORD_CODER))
         .apply("DropReplayedOffsets", ParDo.of(new DropReplayedOffsetsFn()))
         .setCoder(RECORD_CODER)
-        .apply(new DecodeValues(table));
+        .apply("DecodeValues", decodeValues(table));
   }
 
   /**
-   * {@code DecodeValues}: record values into rows ({@link DecodeRecordFn}); with {@code
+   * {@code DecodeValues}: record values into rows ({@link DecodeValues}); with {@code
    * source.bad-records} = {@code dead-letter} the bad records go to the table's dead-letter table
-   * ({@code WriteDeadLetters}, a {@code FileTableIO.write}).
+   * ({@code WriteDeadLetters}).
    */
-  static final class DecodeValues
-      extends PTransform<PCollection<KafkaRecord<byte[], byte[]>>, PCollection<Row>> {
+  static ReadWithDeadLetters<PCollection<KafkaRecord<byte[], byte[]>>> decodeValues(
+      KafkaTableSpec table) {
+    return ReadWithDeadLetters.of(new DecodeValues(table), DeadLetterTable.of(table));
+  }
+
+  /** Record values into rows ({@link DecodeRecordFn}), bad records beside them. */
+  static final class DecodeValues implements ReadSteps<PCollection<KafkaRecord<byte[], byte[]>>> {
     private static final long serialVersionUID = 1L;
     private final KafkaTableSpec table;
 
     DecodeValues(KafkaTableSpec table) {
-      super("DecodeValues");
       this.table = table;
     }
 
     @Override
-    public PCollection<Row> expand(PCollection<KafkaRecord<byte[], byte[]>> records) {
+    public ReadResult applyTo(PCollection<KafkaRecord<byte[], byte[]>> records) {
       PCollectionTuple decoded =
           records.apply(
               "Decode",
               ParDo.of(new DecodeRecordFn(table))
                   .withOutputTags(
                       DecodeRecordFn.ROWS, TupleTagList.of(DecodeRecordFn.DEAD_LETTERS)));
-      PCollection<Row> deadLetters =
-          decoded.get(DecodeRecordFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
-      if (table.badRecordPolicy() == BadRecordPolicy.DEAD_LETTER) {
-        deadLetters.apply(
-            "WriteDeadLetters",
-            FileTableIO.write(
-                DeadLetterTable.forSource(table.name(), table.deadLetterPath().orElseThrow())));
-      }
-      return decoded.get(DecodeRecordFn.ROWS).setRowSchema(table.schema());
+      return ReadResult.of(
+          decoded.get(DecodeRecordFn.ROWS).setRowSchema(table.schema()),
+          decoded.get(DecodeRecordFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA));
     }
   }
 }

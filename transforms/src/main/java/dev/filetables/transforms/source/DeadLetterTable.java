@@ -1,5 +1,6 @@
 package dev.filetables.transforms.source;
 
+import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.table.BadRecordPolicy;
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableOptions;
@@ -19,7 +20,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * The dead-letter table of a source table read with {@code source.bad-records} = {@code
  * dead-letter}: a file table of its own at {@code source.bad-records.dead-letter.path}, JSON lines
  * partitioned by the UTC date the bad record was found ({@code dt=yyyy-MM-dd}), one row per bad
- * record or bad file. It is written through {@code FileTableIO.write}, so it has the sink's
+ * record or bad file. A read outputs these rows ({@link ReadResult#deadLetters}); the step that
+ * wires the read writes them through {@code FileTableIO.write}, so the table has the sink's
  * guarantees (hidden until complete, no duplicates from retried bundles) and can be read back like
  * any table: {@link #ddl} gives its {@code CREATE TABLE} for {@code bin/filetables query}.
  *
@@ -62,6 +64,17 @@ public final class DeadLetterTable {
       return Optional.empty();
     }
     return Optional.of(forSource(source.name(), options.deadLetterPath().orElseThrow()));
+  }
+
+  /**
+   * The dead-letter table of the Kafka table {@code source}, when its policy is {@code
+   * dead-letter}.
+   */
+  public static Optional<TableSpec> of(KafkaTableSpec source) {
+    if (source.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
+      return Optional.empty();
+    }
+    return Optional.of(forSource(source.name(), source.deadLetterPath().orElseThrow()));
   }
 
   /**

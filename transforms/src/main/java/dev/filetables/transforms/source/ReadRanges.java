@@ -4,13 +4,9 @@ import dev.filetables.io.files.DataFile;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.transforms.FileTableIO;
-import java.util.Optional;
-import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
@@ -35,16 +31,16 @@ public final class ReadRanges {
 
   /**
    * Range → rows of {@link TableSpec#schema()}, bad records handled by the table's {@code
-   * source.bad-records} policy ({@link FileRangeReader}). With {@code dead-letter} the bad records
-   * are written to the {@link DeadLetterTable} by {@link FileTableIO#write} inside this transform
-   * (bounded or unbounded input alike).
+   * source.bad-records} policy ({@link FileRangeReader}); with {@code dead-letter} they are in the
+   * result's {@link ReadResult#deadLetters}, for the caller to write (bounded or unbounded input
+   * alike).
    */
   public static ReadRows readRows(TableSpec table) {
     return new ReadRows(table);
   }
 
   /** See {@link #readRows}. */
-  public static final class ReadRows extends PTransform<PCollection<FileRange>, PCollection<Row>> {
+  public static final class ReadRows implements ReadSteps<PCollection<FileRange>> {
     private static final long serialVersionUID = 1L;
     private final TableSpec table;
 
@@ -53,19 +49,15 @@ public final class ReadRanges {
     }
 
     @Override
-    public PCollection<Row> expand(PCollection<FileRange> ranges) {
+    public ReadResult applyTo(PCollection<FileRange> ranges) {
       PCollectionTuple read =
           ranges.apply(
               "Read",
               ParDo.of(new ReadRangeFn(table))
                   .withOutputTags(ReadRangeFn.ROWS, TupleTagList.of(ReadRangeFn.DEAD_LETTERS)));
-      PCollection<Row> deadLetters =
-          read.get(ReadRangeFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
-      Optional<TableSpec> deadLetterTable = DeadLetterTable.of(table);
-      if (deadLetterTable.isPresent()) {
-        deadLetters.apply("WriteDeadLetters", FileTableIO.write(deadLetterTable.get()));
-      }
-      return read.get(ReadRangeFn.ROWS).setRowSchema(table.schema());
+      return ReadResult.of(
+          read.get(ReadRangeFn.ROWS).setRowSchema(table.schema()),
+          read.get(ReadRangeFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA));
     }
   }
 }

@@ -104,7 +104,7 @@ class KafkaRecordStepsTest {
     good.apply(
             Create.of(record(0, 5, "{\"id\": 1, \"name\": \"a\"}"))
                 .withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
-        .apply(new KafkaTableSource.DecodeValues(TABLE))
+        .apply(KafkaTableSource.decodeValues(TABLE))
         .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
     good.run().waitUntilFinish();
     List<Row> rows = JvmCollector.collected(collector);
@@ -115,7 +115,7 @@ class KafkaRecordStepsTest {
     bad.apply(
             Create.of(record(2, 17, "{\"id\": \"seven\"}"))
                 .withCoder(KafkaRecordCoder.of(ByteArrayCoder.of(), ByteArrayCoder.of())))
-        .apply(new KafkaTableSource.DecodeValues(TABLE));
+        .apply(KafkaTableSource.decodeValues(TABLE));
     Throwable failure = assertThrows(RuntimeException.class, () -> bad.run().waitUntilFinish());
     String message = rootMessage(failure);
     assertTrue(
@@ -160,7 +160,7 @@ class KafkaRecordStepsTest {
     Pipeline pipeline = Pipeline.create(direct());
     pipeline
         .apply(Create.of(dirtyRecords()).withCoder(KafkaTableSource.RECORD_CODER))
-        .apply(new KafkaTableSource.DecodeValues(table))
+        .apply(KafkaTableSource.decodeValues(table))
         .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
     pipeline.run().waitUntilFinish();
     List<Long> ids = new ArrayList<>();

@@ -3,16 +3,13 @@ package dev.filetables.transforms.source.watch;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableSpec;
-import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.source.DeadLetterTable;
-import java.util.Optional;
+import dev.filetables.transforms.source.ReadResult;
+import dev.filetables.transforms.source.ReadSteps;
 import org.apache.beam.sdk.transforms.Impulse;
-import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
-import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
@@ -37,9 +34,10 @@ import org.apache.beam.sdk.values.TupleTagList;
  *
  * <p><b>Dirty data.</b> Ranges are read through {@code FileRangeReader}: {@code source.bad-records}
  * = {@code fail} fails the job naming file, position and the option; {@code skip} counts and logs;
- * {@code dead-letter} also writes {@link DeadLetterTable} rows with {@link FileTableIO#write}
- * inside this transform. Bad records are claimed in the restriction like rows, so a resume neither
- * repeats nor loses them. A file deleted after it was listed is a warning, whatever the policy.
+ * {@code dead-letter} also outputs {@link DeadLetterTable} rows ({@link ReadResult#deadLetters}),
+ * which the caller writes. Bad records are claimed in the restriction like rows, so a resume
+ * neither repeats nor loses them. A file deleted after it was listed is a warning, whatever the
+ * policy.
  *
  * <p><b>Bounded state.</b> A shard remembers a modification-time cursor (the start of its last
  * listing), the files taken in whose modification time lies within {@code source.monitor.lateness}
@@ -73,7 +71,7 @@ import org.apache.beam.sdk.values.TupleTagList;
  * emits the maximum watermark after its element. Without the option use {@code process-time}
  * commits on Flink.
  */
-public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
+public final class WatchedRead implements ReadSteps<PBegin> {
   private static final long serialVersionUID = 1L;
 
   /** Default number of shards (parallel watcher restrictions). */
@@ -104,7 +102,7 @@ public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
   }
 
   @Override
-  public PCollection<Row> expand(PBegin input) {
+  public ReadResult applyTo(PBegin input) {
     TableSpec table = settings.table();
     PCollectionTuple read =
         input
@@ -114,12 +112,8 @@ public final class WatchedRead extends PTransform<PBegin, PCollection<Row>> {
                 ParDo.of(new WatchAndReadFn(settings))
                     .withOutputTags(
                         WatchAndReadFn.ROWS, TupleTagList.of(WatchAndReadFn.DEAD_LETTERS)));
-    PCollection<Row> deadLetters =
-        read.get(WatchAndReadFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA);
-    Optional<TableSpec> deadLetterTable = DeadLetterTable.of(table);
-    if (deadLetterTable.isPresent()) {
-      deadLetters.apply("WriteDeadLetters", FileTableIO.write(deadLetterTable.get()));
-    }
-    return read.get(WatchAndReadFn.ROWS).setRowSchema(table.schema());
+    return ReadResult.of(
+        read.get(WatchAndReadFn.ROWS).setRowSchema(table.schema()),
+        read.get(WatchAndReadFn.DEAD_LETTERS).setRowSchema(DeadLetterTable.SCHEMA));
   }
 }
