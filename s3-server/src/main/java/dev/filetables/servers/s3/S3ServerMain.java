@@ -62,7 +62,8 @@ public final class S3ServerMain {
     store.setProperty("jclouds.filesystem.basedir", basedir.toString());
     S3Proxy proxy =
         S3Proxy.builder()
-            .blobStore(BlobStores.create("filesystem-nio2", store))
+            // objects as plain files ("filesystem-nio2" in s3proxy's older configurations)
+            .blobStore(BlobStores.create("filesystem", store))
             // an IP address, not localhost: clients then address buckets path-style
             .endpoint(URI.create("http://127.0.0.1:" + port))
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
