@@ -17,7 +17,7 @@ import org.apache.beam.sdk.schemas.Schema;
  * <p>Options ({@code avro.} prefix): see {@link AvroOptions}; snappy compression by default, as in
  * Flink.
  */
-public final class AvroFormat extends FixedRangeFormat {
+final class AvroFormat extends FixedRangeFormat {
   private static final long serialVersionUID = 1L;
 
   private final AvroOptions options;
@@ -28,11 +28,11 @@ public final class AvroFormat extends FixedRangeFormat {
   }
 
   /** Creates the format from its options (keys without the "avro." prefix); unknown keys fail. */
-  public static AvroFormat create(Map<String, String> options) {
+  static AvroFormat create(Map<String, String> options) {
     return new AvroFormat(AvroOptions.parse(options));
   }
 
-  public AvroOptions options() {
+  AvroOptions options() {
     return options;
   }
 

@@ -30,7 +30,7 @@ import org.apache.beam.sdk.schemas.Schema;
  * delimiter, quote or escape byte (see {@link TextCharset}). Bytes that do not decode make the
  * record bad.
  */
-public final class CsvFormat implements FileFormat {
+final class CsvFormat implements FileFormat {
   private static final long serialVersionUID = 1L;
 
   static final String FIELD_DELIMITER = "field-delimiter";
@@ -86,7 +86,7 @@ public final class CsvFormat implements FileFormat {
   }
 
   /** Creates the format from its options (keys without the "csv." prefix); unknown keys fail. */
-  public static CsvFormat create(Map<String, String> options) {
+  static CsvFormat create(Map<String, String> options) {
     FormatOptions o = FormatOptions.of("csv", options, KNOWN_OPTIONS);
     int delimiter = o.asciiChar(FIELD_DELIMITER, ',');
     boolean disableQuote = o.bool(DISABLE_QUOTE_CHARACTER, false);

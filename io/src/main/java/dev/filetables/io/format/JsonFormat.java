@@ -36,7 +36,7 @@ import org.apache.beam.sdk.schemas.Schema;
  * effect (decimals are always plain, there are no map columns, the streaming parser is always
  * used).
  */
-public final class JsonFormat implements FileFormat {
+final class JsonFormat implements FileFormat {
   private static final long serialVersionUID = 1L;
 
   static final String FAIL_ON_MISSING_FIELD = "fail-on-missing-field";
@@ -90,7 +90,7 @@ public final class JsonFormat implements FileFormat {
   }
 
   /** Creates the format from its options (keys without the "json." prefix); unknown keys fail. */
-  public static JsonFormat create(Map<String, String> options) {
+  static JsonFormat create(Map<String, String> options) {
     FormatOptions o = FormatOptions.of("json", options, KNOWN_OPTIONS);
     boolean failOnMissingField = o.bool(FAIL_ON_MISSING_FIELD, false);
     boolean ignoreParseErrors = o.bool(IGNORE_PARSE_ERRORS, false);

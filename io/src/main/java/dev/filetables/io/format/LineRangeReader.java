@@ -26,8 +26,8 @@ import java.util.Arrays;
  * the next call of {@link #next()}. The channel is positioned by this reader before each read and
  * never closed by it. Not thread-safe.
  */
-public final class LineRangeReader {
-  public static final int DEFAULT_BUFFER_SIZE = 64 * 1024;
+final class LineRangeReader {
+  static final int DEFAULT_BUFFER_SIZE = 64 * 1024;
 
   private final SeekableByteChannel file;
   private final long fileSize;
@@ -47,12 +47,11 @@ public final class LineRangeReader {
   /** Until the first line is returned in a range starting at 0: it is owned from offset 0 (BOM). */
   private boolean firstLineOfFile;
 
-  public LineRangeReader(SeekableByteChannel file, long fileSize, ByteRange range)
-      throws IOException {
+  LineRangeReader(SeekableByteChannel file, long fileSize, ByteRange range) throws IOException {
     this(file, fileSize, range, DEFAULT_BUFFER_SIZE);
   }
 
-  public LineRangeReader(SeekableByteChannel file, long fileSize, ByteRange range, int bufferSize)
+  LineRangeReader(SeekableByteChannel file, long fileSize, ByteRange range, int bufferSize)
       throws IOException {
     this(file, fileSize, range, bufferSize, true);
   }
@@ -61,7 +60,7 @@ public final class LineRangeReader {
    * @param skipUtf8Bom whether a UTF-8 byte order mark at the file start is skipped (only for UTF-8
    *     text: in another charset those bytes are data, and undecodable there)
    */
-  public LineRangeReader(
+  LineRangeReader(
       SeekableByteChannel file, long fileSize, ByteRange range, int bufferSize, boolean skipUtf8Bom)
       throws IOException {
     this.file = file;
@@ -101,7 +100,7 @@ public final class LineRangeReader {
   }
 
   /** Advances to the next line of the range; false when there is none. */
-  public boolean next() throws IOException {
+  boolean next() throws IOException {
     long start = bufStart + pos;
     long owner = firstLineOfFile ? 0 : start;
     if (owner >= range.end() || start >= fileSize) {
@@ -182,46 +181,46 @@ public final class LineRangeReader {
   }
 
   /** The buffer holding the current line. */
-  public byte[] buffer() {
+  byte[] buffer() {
     return buf;
   }
 
   /** Index of the current line's first byte in {@link #buffer()}. */
-  public int lineOffset() {
+  int lineOffset() {
     return lineOffset;
   }
 
   /** Length of the current line without '\n' or "\r\n". */
-  public int lineLength() {
+  int lineLength() {
     return lineLength;
   }
 
   /** File offset of the current line's first byte. */
-  public long lineStart() {
+  long lineStart() {
     return lineStart;
   }
 
   /**
    * 1-based number of the current line within the range (of the file when the range starts at 0).
    */
-  public long lineNumber() {
+  long lineNumber() {
     return lineNumber;
   }
 
   /** The current line decoded as UTF-8 (undecodable bytes become U+FFFD: for messages). */
-  public String lineText() {
+  String lineText() {
     return lineText(StandardCharsets.UTF_8);
   }
 
   /**
    * The current line decoded in {@code charset} (undecodable bytes become U+FFFD: for messages).
    */
-  public String lineText(java.nio.charset.Charset charset) {
+  String lineText(java.nio.charset.Charset charset) {
     return new String(buf, lineOffset, lineLength, charset);
   }
 
   /** A copy of the current line's bytes (without the line end). */
-  public byte[] lineBytes() {
+  byte[] lineBytes() {
     return Arrays.copyOfRange(buf, lineOffset, lineOffset + lineLength);
   }
 
@@ -229,7 +228,7 @@ public final class LineRangeReader {
    * Where the current line is, for messages: {@code line 17} when the range starts at the file
    * start, else {@code line at byte offset 1234} (earlier ranges' line counts are unknown).
    */
-  public String position() {
+  String position() {
     return describe(range.start() == 0, lineNumber, lineStart);
   }
 

@@ -16,7 +16,7 @@ import org.apache.beam.sdk.schemas.Schema;
  *
  * <p>Options ({@code parquet.} prefix): see {@link ParquetOptions}; SNAPPY compression by default.
  */
-public final class ParquetFormat extends FixedRangeFormat {
+final class ParquetFormat extends FixedRangeFormat {
   private static final long serialVersionUID = 1L;
 
   private final ParquetOptions options;
@@ -29,11 +29,11 @@ public final class ParquetFormat extends FixedRangeFormat {
   /**
    * Creates the format from its options (keys without the "parquet." prefix); unknown keys fail.
    */
-  public static ParquetFormat create(Map<String, String> options) {
+  static ParquetFormat create(Map<String, String> options) {
     return new ParquetFormat(ParquetOptions.parse(options));
   }
 
-  public ParquetOptions options() {
+  ParquetOptions options() {
     return options;
   }
 

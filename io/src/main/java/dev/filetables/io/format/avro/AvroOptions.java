@@ -21,9 +21,9 @@ import org.apache.avro.file.DataFileConstants;
 public final class AvroOptions implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  public static final String CODEC = "codec";
-  public static final String SYNC_INTERVAL = "sync-interval";
-  public static final List<String> KEYS = List.of(CODEC, SYNC_INTERVAL);
+  static final String CODEC = "codec";
+  static final String SYNC_INTERVAL = "sync-interval";
+  static final List<String> KEYS = List.of(CODEC, SYNC_INTERVAL);
   public static final List<String> CODECS =
       List.of("null", "deflate", "snappy", "bzip2", "xz", "zstandard");
 
@@ -42,15 +42,15 @@ public final class AvroOptions implements Serializable {
   }
 
   /** The codec name as Avro spells it. */
-  public String codecName() {
+  String codecName() {
     return codec;
   }
 
-  public CodecFactory codecFactory() {
+  CodecFactory codecFactory() {
     return CodecFactory.fromString(codec);
   }
 
-  public int syncInterval() {
+  int syncInterval() {
     return syncInterval;
   }
 

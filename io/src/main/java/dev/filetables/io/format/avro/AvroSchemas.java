@@ -18,8 +18,8 @@ import org.apache.avro.SchemaParseException;
 public final class AvroSchemas {
   private AvroSchemas() {}
 
-  public static final String RECORD_NAME = "record";
-  public static final String NAMESPACE = "dev.filetables.avro.generated";
+  static final String RECORD_NAME = "record";
+  static final String NAMESPACE = "dev.filetables.avro.generated";
 
   public static Schema toAvro(org.apache.beam.sdk.schemas.Schema schema) {
     List<Schema.Field> fields = new ArrayList<>();

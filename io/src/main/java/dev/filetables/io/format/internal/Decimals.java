@@ -52,7 +52,7 @@ public final class Decimals {
   }
 
   /** The value at {@code scale}, rounding half-up when a file stores more fraction digits. */
-  public static BigDecimal rescale(BigDecimal value, int scale) {
+  static BigDecimal rescale(BigDecimal value, int scale) {
     return value.scale() == scale ? value : value.setScale(scale, RoundingMode.HALF_UP);
   }
 

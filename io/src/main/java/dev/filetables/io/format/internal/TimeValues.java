@@ -13,7 +13,7 @@ import java.time.ZoneOffset;
 public final class TimeValues {
   private TimeValues() {}
 
-  public static final long MILLIS_PER_DAY = 86_400_000L;
+  static final long MILLIS_PER_DAY = 86_400_000L;
 
   /** Julian day number of 1970-01-01, the epoch of INT96 timestamps' day part. */
   private static final long JULIAN_EPOCH_DAY = 2_440_588L;
@@ -34,7 +34,7 @@ public final class TimeValues {
     return LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(epochMillis), zone);
   }
 
-  public static org.joda.time.Instant instant(long epochMillis) {
+  static org.joda.time.Instant instant(long epochMillis) {
     return new org.joda.time.Instant(epochMillis);
   }
 
@@ -49,12 +49,12 @@ public final class TimeValues {
     return Math.toIntExact(date.toEpochDay());
   }
 
-  public static LocalDate date(long epochDay) {
+  static LocalDate date(long epochDay) {
     return LocalDate.ofEpochDay(epochDay);
   }
 
   /** Truncates (floors) an epoch number of {@code unitsPerMilli}-sized units to millis. */
-  public static long toMillis(long value, long unitsPerMilli) {
+  static long toMillis(long value, long unitsPerMilli) {
     return unitsPerMilli == 1 ? value : Math.floorDiv(value, unitsPerMilli);
   }
 

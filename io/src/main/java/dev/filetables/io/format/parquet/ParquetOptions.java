@@ -35,22 +35,22 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 public final class ParquetOptions implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  public static final String COMPRESSION = "compression";
-  public static final String BLOCK_SIZE = "block.size";
-  public static final String PAGE_SIZE = "page.size";
-  public static final String DICTIONARY_PAGE_SIZE = "dictionary.page.size";
-  public static final String ENABLE_DICTIONARY = "enable.dictionary";
-  public static final String WRITER_VERSION = "writer.version";
-  public static final String PAGE_ROW_COUNT_LIMIT = "page.row.count.limit";
-  public static final String ZSTD_LEVEL = "compression.codec.zstd.level";
+  static final String COMPRESSION = "compression";
+  static final String BLOCK_SIZE = "block.size";
+  static final String PAGE_SIZE = "page.size";
+  static final String DICTIONARY_PAGE_SIZE = "dictionary.page.size";
+  static final String ENABLE_DICTIONARY = "enable.dictionary";
+  static final String WRITER_VERSION = "writer.version";
+  static final String PAGE_ROW_COUNT_LIMIT = "page.row.count.limit";
+  static final String ZSTD_LEVEL = "compression.codec.zstd.level";
 
   /**
    * Flink's option: whether INT96 timestamps are UTC wall clock (true) or JVM-local (false,
    * default).
    */
-  public static final String UTC_TIMEZONE = "utc-timezone";
+  static final String UTC_TIMEZONE = "utc-timezone";
 
-  public static final List<String> KEYS =
+  static final List<String> KEYS =
       List.of(
           COMPRESSION,
           BLOCK_SIZE,
@@ -68,11 +68,10 @@ public final class ParquetOptions implements Serializable {
    * makes high-cardinality columns of small files (one per partition and writer) about twice as
    * cheap to write, for about 1% more bytes in large files.
    */
-  public static final int DEFAULT_PAGE_ROW_COUNT_LIMIT = 2000;
+  static final int DEFAULT_PAGE_ROW_COUNT_LIMIT = 2000;
 
   /** Codecs that work with the jars FileTables ships (LZO and BROTLI need extra native codecs). */
-  public static final List<String> CODECS =
-      List.of("UNCOMPRESSED", "SNAPPY", "GZIP", "ZSTD", "LZ4_RAW");
+  static final List<String> CODECS = List.of("UNCOMPRESSED", "SNAPPY", "GZIP", "ZSTD", "LZ4_RAW");
 
   /** What {@code parquet.compression} accepts (any case): the codecs and NONE for UNCOMPRESSED. */
   private static final List<String> CODEC_NAMES =
@@ -121,31 +120,31 @@ public final class ParquetOptions implements Serializable {
     return codec;
   }
 
-  public long rowGroupSize() {
+  long rowGroupSize() {
     return rowGroupSize;
   }
 
-  public int pageSize() {
+  int pageSize() {
     return pageSize;
   }
 
-  public int dictionaryPageSize() {
+  int dictionaryPageSize() {
     return dictionaryPageSize;
   }
 
-  public boolean dictionaryEnabled() {
+  boolean dictionaryEnabled() {
     return dictionary;
   }
 
-  public ParquetProperties.WriterVersion writerVersion() {
+  ParquetProperties.WriterVersion writerVersion() {
     return writerVersion;
   }
 
-  public int pageRowCountLimit() {
+  int pageRowCountLimit() {
     return pageRowCountLimit;
   }
 
-  public boolean utcTimezone() {
+  boolean utcTimezone() {
     return utcTimezone;
   }
 
@@ -153,7 +152,7 @@ public final class ParquetOptions implements Serializable {
    * The Hadoop configuration codecs read: one shared resource-free instance unless an option has to
    * go through it. Never modified after creation, so sharing it between threads is safe.
    */
-  public Configuration hadoopConf() {
+  Configuration hadoopConf() {
     if (zstdLevel == null) {
       return SHARED_CONF;
     }

@@ -12,12 +12,12 @@ import org.apache.parquet.schema.Type.Repetition;
 import org.apache.parquet.schema.Types;
 
 /** The Parquet schema FileTables writes for a file schema: one primitive column per field. */
-public final class ParquetSchemas {
+final class ParquetSchemas {
   private ParquetSchemas() {}
 
-  public static final String MESSAGE_NAME = "filetables_schema";
+  static final String MESSAGE_NAME = "filetables_schema";
 
-  public static MessageType toParquet(Schema schema) {
+  static MessageType toParquet(Schema schema) {
     Types.MessageTypeBuilder message = Types.buildMessage();
     for (Schema.Field field : schema.getFields()) {
       message.addField(toParquet(field));
