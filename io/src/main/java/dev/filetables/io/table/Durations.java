@@ -111,7 +111,7 @@ public final class Durations {
    * Formats a duration in the largest unit that represents it exactly, e.g. {@code 30 min}, {@code
    * 1 h}, {@code 1500 ms}, {@code 0 s}; the result parses back to the same duration.
    */
-  public static String format(Duration duration) {
+  static String format(Duration duration) {
     if (duration.isNegative()) {
       throw new IllegalArgumentException("Negative duration " + duration + " cannot be formatted");
     }

@@ -22,7 +22,7 @@ public final class InvalidValueException extends TableDefinitionException {
    * {@code Invalid value '<value>' for option '<key>': <problem>}, once per problem, e.g. {@code
    * of(key, value, "expected true or false")}.
    */
-  public static InvalidValueException of(String key, String value, String... problems) {
+  static InvalidValueException of(String key, String value, String... problems) {
     if (problems.length == 0) {
       throw new IllegalArgumentException("An invalid value needs at least one problem");
     }
@@ -31,7 +31,7 @@ public final class InvalidValueException extends TableDefinitionException {
   }
 
   /** A message worded by the type itself (it must name key, value and what is allowed). */
-  public static InvalidValueException withMessage(String message) {
+  static InvalidValueException withMessage(String message) {
     return new InvalidValueException(List.of(message));
   }
 

@@ -88,7 +88,7 @@ public final class MemorySizes {
    * Formats a size in the largest unit that represents it exactly: 128 MiB → {@code 128mb}, 1024 →
    * {@code 1kb}, 1500 → {@code 1500b}; the result parses back to the same number of bytes.
    */
-  public static String format(long bytes) {
+  static String format(long bytes) {
     if (bytes < 0) {
       throw new IllegalArgumentException("Negative size " + bytes + " cannot be formatted");
     }

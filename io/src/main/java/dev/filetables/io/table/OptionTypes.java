@@ -16,17 +16,17 @@ import java.util.stream.Collectors;
  * The standard {@link OptionType}s. Enumerated, numeric, boolean, duration, size and time-zone
  * values are trimmed and case-insensitive; free-form strings are taken exactly as given.
  */
-public final class OptionTypes {
+final class OptionTypes {
   private OptionTypes() {}
 
   /** Reads one option value; throws {@link InvalidValueException} naming key and value. */
   @FunctionalInterface
-  public interface Parser<T> {
+  interface Parser<T> {
     T parse(String key, String value);
   }
 
   /** A type from its documentation name, parser and formatter. */
-  public static <T> OptionType<T> of(String name, Parser<T> parser, Function<T, String> formatter) {
+  static <T> OptionType<T> of(String name, Parser<T> parser, Function<T, String> formatter) {
     return new OptionType<>() {
       @Override
       public String displayName() {
@@ -51,10 +51,10 @@ public final class OptionTypes {
   }
 
   /** Any text, exactly as given. */
-  public static final OptionType<String> STRING = of("string", (key, value) -> value, v -> v);
+  static final OptionType<String> STRING = of("string", (key, value) -> value, v -> v);
 
   /** Text that is not blank, exactly as given; {@code expected} says what it names. */
-  public static OptionType<String> notBlank(String expected) {
+  static OptionType<String> notBlank(String expected) {
     return of(
         "string",
         (key, value) -> {
@@ -66,7 +66,7 @@ public final class OptionTypes {
         v -> v);
   }
 
-  public static final OptionType<Boolean> BOOLEAN =
+  static final OptionType<Boolean> BOOLEAN =
       of(
           "boolean",
           (key, value) -> {
@@ -79,7 +79,7 @@ public final class OptionTypes {
           String::valueOf);
 
   /** A whole number {@code >= min}. */
-  public static OptionType<Integer> intAtLeast(int min) {
+  static OptionType<Integer> intAtLeast(int min) {
     return of(
         "int",
         (key, value) -> {
@@ -98,11 +98,11 @@ public final class OptionTypes {
   }
 
   /** A duration in Flink's forms ({@link Durations}); never negative, may be 0. */
-  public static final OptionType<Duration> DURATION =
+  static final OptionType<Duration> DURATION =
       of("duration", OptionTypes::duration, Durations::format);
 
   /** A duration greater than 0: an interval that 0 would turn into a busy loop. */
-  public static final OptionType<Duration> POSITIVE_DURATION =
+  static final OptionType<Duration> POSITIVE_DURATION =
       of(
           "duration",
           (key, value) -> {
@@ -126,7 +126,7 @@ public final class OptionTypes {
    * A memory size greater than 0 in bytes, in Flink's forms ({@link MemorySizes}); written upper
    * case ({@code 128MB}) as Flink's documentation writes sizes.
    */
-  public static final OptionType<Long> POSITIVE_SIZE =
+  static final OptionType<Long> POSITIVE_SIZE =
       of(
           "size",
           (key, value) -> {
@@ -144,7 +144,7 @@ public final class OptionTypes {
           bytes -> MemorySizes.format(bytes).toUpperCase(Locale.ROOT));
 
   /** One of {@code allowed} (any case, trimmed); the value is the allowed spelling. */
-  public static OptionType<String> oneOf(String... allowed) {
+  static OptionType<String> oneOf(String... allowed) {
     return oneOf(List.of(allowed), Function.identity());
   }
 
@@ -152,7 +152,7 @@ public final class OptionTypes {
    * One of {@code values}, written as {@code spelling} gives it (any case, trimmed), e.g. the
    * constants of an enum.
    */
-  public static <E> OptionType<E> oneOf(List<E> values, Function<E, String> spelling) {
+  static <E> OptionType<E> oneOf(List<E> values, Function<E, String> spelling) {
     String expected =
         "expected one of " + values.stream().map(spelling).collect(Collectors.joining(", "));
     return of(
@@ -170,7 +170,7 @@ public final class OptionTypes {
   }
 
   /** A Java regular expression, exactly as given. */
-  public static final OptionType<String> REGEX =
+  static final OptionType<String> REGEX =
       of(
           "string",
           (key, value) -> {
@@ -190,7 +190,7 @@ public final class OptionTypes {
           v -> v);
 
   /** A {@code java.time} formatter pattern such as {@code yyyyMMdd}, exactly as given. */
-  public static final OptionType<String> JAVA_TIME_PATTERN =
+  static final OptionType<String> JAVA_TIME_PATTERN =
       of(
           "string",
           (key, value) -> {
@@ -207,7 +207,7 @@ public final class OptionTypes {
           v -> v);
 
   /** A time zone id: a region, {@code UTC} or an offset such as {@code GMT+08:00}. */
-  public static final OptionType<ZoneId> TIME_ZONE =
+  static final OptionType<ZoneId> TIME_ZONE =
       of(
           "string",
           (key, value) -> {

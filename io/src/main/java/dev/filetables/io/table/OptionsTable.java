@@ -6,11 +6,11 @@ import java.util.List;
  * The Markdown table of the table options ({@code | key | type | default | meaning |}) in
  * documentation order: the README's options table is this text (ReadmeOptionsTableTest).
  */
-public final class OptionsTable {
+final class OptionsTable {
   private OptionsTable() {}
 
   /** The table of every option of {@link FileSystemOptions}. */
-  public static String markdown() {
+  static String markdown() {
     return markdown(FileSystemOptions.all());
   }
 

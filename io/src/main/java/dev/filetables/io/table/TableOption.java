@@ -40,7 +40,7 @@ public final class TableOption<T> {
   }
 
   /** Starts a declaration: {@code TableOption.key("sink.parallelism").type(...)...}. */
-  public static Keyed key(String key) {
+  static Keyed key(String key) {
     return new Keyed(key);
   }
 
@@ -114,20 +114,20 @@ public final class TableOption<T> {
   }
 
   /** A declaration that has its key. */
-  public static final class Keyed {
+  static final class Keyed {
     private final String key;
 
     private Keyed(String key) {
       this.key = Objects.requireNonNull(key, "key");
     }
 
-    public <T> Typed<T> type(OptionType<T> type) {
+    <T> Typed<T> type(OptionType<T> type) {
       return new Typed<>(key, type);
     }
   }
 
   /** A declaration that has key and type; {@link #description} completes it. */
-  public static final class Typed<T> {
+  static final class Typed<T> {
     private final String key;
     private final OptionType<T> type;
     private T defaultValue;
@@ -141,13 +141,13 @@ public final class TableOption<T> {
       this.type = Objects.requireNonNull(type, "type");
     }
 
-    public Typed<T> defaultValue(T value) {
+    Typed<T> defaultValue(T value) {
       this.defaultValue = Objects.requireNonNull(value, "default value");
       return this;
     }
 
     /** Absent, the option takes {@code other}'s value (or default). */
-    public Typed<T> fallbackTo(TableOption<T> other) {
+    Typed<T> fallbackTo(TableOption<T> other) {
       this.fallback = Objects.requireNonNull(other, "fallback");
       return this;
     }
@@ -156,24 +156,24 @@ public final class TableOption<T> {
      * The option must be given; {@code hint} completes {@code Missing required option '<key>'}
      * (computed when needed, e.g. from the formats on the class path).
      */
-    public Typed<T> required(Supplier<String> hint) {
+    Typed<T> required(Supplier<String> hint) {
       this.missingHint = Objects.requireNonNull(hint, "hint");
       return this;
     }
 
     /** How documentation shows the default of an option without one ({@code unset} otherwise). */
-    public Typed<T> shownWhenUnset(String text) {
+    Typed<T> shownWhenUnset(String text) {
       this.unsetText = Objects.requireNonNull(text, "text");
       return this;
     }
 
     /** Flink's filesystem connector does not have this key. */
-    public Typed<T> fileTablesOnly() {
+    Typed<T> fileTablesOnly() {
       this.fileTablesOnly = true;
       return this;
     }
 
-    public TableOption<T> description(String description) {
+    TableOption<T> description(String description) {
       int defaults =
           (defaultValue != null ? 1 : 0)
               + (fallback != null ? 1 : 0)
