@@ -67,7 +67,7 @@ public final class CommitManifest {
   }
 
   /** The manifest text for a commit. */
-  public static String toJson(PartitionCommitContext context) {
+  static String toJson(PartitionCommitContext context) {
     ObjectNode root = JSON.createObjectNode();
     root.put("version", VERSION);
     root.put("table", context.tableName());

@@ -44,7 +44,7 @@ public final class PartitionCommitPolicies {
   }
 
   /** The {@code custom} policy: {@code sink.partition-commit.policy.class}, created by name. */
-  public static PartitionCommitPolicy custom(TableOptions options) {
+  static PartitionCommitPolicy custom(TableOptions options) {
     String className =
         options
             .commitPolicyClass()

@@ -20,7 +20,7 @@ public final class SuccessFilePolicy implements PartitionCommitPolicy {
   private final String fileName;
   private final boolean manifest;
 
-  public SuccessFilePolicy(String fileName, boolean manifest) {
+  SuccessFilePolicy(String fileName, boolean manifest) {
     if (fileName.isEmpty() || fileName.contains("/") || fileName.contains("\\")) {
       throw new IllegalArgumentException(
           "A success file name must be a plain file name, was '" + fileName + "'");

@@ -6,13 +6,13 @@ import com.google.auto.value.AutoValue;
  * Something under a table root that a listing did not read, and why (it is also logged at WARN).
  */
 @AutoValue
-public abstract class IgnoredEntry {
+abstract class IgnoredEntry {
   /** Absolute path of the entry. */
-  public abstract String path();
+  abstract String path();
 
-  public abstract String reason();
+  abstract String reason();
 
-  public static IgnoredEntry of(String path, String reason) {
+  static IgnoredEntry of(String path, String reason) {
     return new AutoValue_IgnoredEntry(path, reason);
   }
 

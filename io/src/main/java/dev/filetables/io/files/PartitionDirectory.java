@@ -17,7 +17,7 @@ public abstract class PartitionDirectory implements Serializable {
   /** Partition key → raw (unescaped) value, null for the default partition, in key order. */
   public abstract Map<String, String> partition();
 
-  public static PartitionDirectory of(String path, Map<String, String> partition) {
+  static PartitionDirectory of(String path, Map<String, String> partition) {
     return new AutoValue_PartitionDirectory(
         path, Collections.unmodifiableMap(new LinkedHashMap<>(partition)));
   }

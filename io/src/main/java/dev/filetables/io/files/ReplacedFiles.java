@@ -43,7 +43,7 @@ public final class ReplacedFiles {
   private ReplacedFiles() {}
 
   /** True for a visible file name that may have a sidecar (an offline compaction output). */
-  public static boolean mayReplace(String visibleName) {
+  static boolean mayReplace(String visibleName) {
     return visibleName.startsWith("part-" + CompactedFileName.OFFLINE_UUID + "-")
         && CompactedFileName.isCompacted(visibleName);
   }

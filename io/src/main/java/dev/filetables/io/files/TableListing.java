@@ -34,7 +34,7 @@ public final class TableListing {
   public abstract static class Result {
     public abstract List<DataFile> files();
 
-    public abstract List<IgnoredEntry> ignored();
+    abstract List<IgnoredEntry> ignored();
 
     static Result of(List<DataFile> files, List<IgnoredEntry> ignored) {
       return new AutoValue_TableListing_Result(List.copyOf(files), List.copyOf(ignored));

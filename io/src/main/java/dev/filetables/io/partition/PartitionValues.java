@@ -145,7 +145,7 @@ public final class PartitionValues {
   }
 
   /** The form {@link #parse} expects for a column type, for error messages. */
-  public static String expectedForm(ColumnType type) {
+  static String expectedForm(ColumnType type) {
     switch (type) {
       case STRING:
         return "any text";

@@ -78,8 +78,7 @@ public final class DefaultPartitionTimeExtractor implements PartitionTimeExtract
    * @throws IllegalArgumentException if the formatter pattern is not a valid {@code java.time}
    *     pattern
    */
-  public DefaultPartitionTimeExtractor(
-      @Nullable String pattern, @Nullable String formatterPattern) {
+  DefaultPartitionTimeExtractor(@Nullable String pattern, @Nullable String formatterPattern) {
     this.pattern = pattern;
     this.formatterPattern = formatterPattern;
     this.formatter =

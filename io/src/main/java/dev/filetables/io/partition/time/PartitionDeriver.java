@@ -178,7 +178,7 @@ public final class PartitionDeriver implements Serializable {
    * A deriver of partition value texts only (no column, no types): {@link #derive} works, {@link
    * #apply} does not. Checks the settings like {@link #forTable}.
    */
-  public static PartitionDeriver of(
+  static PartitionDeriver of(
       List<String> partitionKeys, @Nullable String pattern, @Nullable String formatterPattern) {
     return create(partitionKeys, pattern, formatterPattern, null, null, new LinkedHashMap<>());
   }
@@ -223,17 +223,17 @@ public final class PartitionDeriver implements Serializable {
   }
 
   /** The partition keys whose values are derived, in pattern order. */
-  public List<String> derivedKeys() {
+  List<String> derivedKeys() {
     return pattern().keysUsed();
   }
 
   /** The event-time column, when built for a table. */
-  public Optional<String> timeColumn() {
+  Optional<String> timeColumn() {
     return Optional.ofNullable(timeColumn);
   }
 
   /** Derived key → value text for a local event time; every value null for a null time. */
-  public Map<String, String> derive(@Nullable LocalDateTime eventTime) {
+  Map<String, String> derive(@Nullable LocalDateTime eventTime) {
     if (eventTime == null) {
       Map<String, String> nulls = new LinkedHashMap<>();
       derivedKeys().forEach(k -> nulls.put(k, null));
@@ -257,7 +257,7 @@ public final class PartitionDeriver implements Serializable {
    * The local event time of a time column value: a TIMESTAMP ({@link LocalDateTime}) as is, a
    * TIMESTAMP_LTZ ({@link org.joda.time.Instant}) in the watermark time zone; null stays null.
    */
-  public @Nullable LocalDateTime localTime(@Nullable Object columnValue) {
+  @Nullable LocalDateTime localTime(@Nullable Object columnValue) {
     if (columnValue == null) {
       return null;
     }

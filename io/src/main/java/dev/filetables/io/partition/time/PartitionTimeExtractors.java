@@ -36,7 +36,7 @@ public final class PartitionTimeExtractors {
   }
 
   /** The default extractor with the table's pattern and formatter (also for a custom kind). */
-  public static DefaultPartitionTimeExtractor defaultExtractor(TableOptions options) {
+  static DefaultPartitionTimeExtractor defaultExtractor(TableOptions options) {
     return new DefaultPartitionTimeExtractor(
         options.timestampPattern().orElse(null), options.timestampFormatter().orElse(null));
   }
