@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * rename sets, when the file system reports it and it is not later than the poll that first saw the
  * file; otherwise the time of that poll (so the resolution is the poll interval at worst).
  */
-public final class VisibilityWatcher implements AutoCloseable {
+final class VisibilityWatcher implements AutoCloseable {
   private final TableSpec table;
   private final long pollMillis;
   private final boolean readRows;
@@ -45,7 +45,7 @@ public final class VisibilityWatcher implements AutoCloseable {
   }
 
   /** Starts watching; {@code readRows} also reads every new file to time its rows. */
-  public static VisibilityWatcher start(TableSpec table, long pollMillis, boolean readRows) {
+  static VisibilityWatcher start(TableSpec table, long pollMillis, boolean readRows) {
     VisibilityWatcher watcher = new VisibilityWatcher(table, pollMillis, readRows);
     watcher.thread.start();
     return watcher;
@@ -121,24 +121,24 @@ public final class VisibilityWatcher implements AutoCloseable {
   }
 
   /** Visible file path → when it became visible (epoch ms). */
-  public Map<String, Long> fileVisibleMillis() {
+  Map<String, Long> fileVisibleMillis() {
     return fileVisibleMillis;
   }
 
   /**
    * Row id → when a file holding it first became visible (epoch ms); only with {@code readRows}.
    */
-  public Map<Long, Long> rowVisibleMillis() {
+  Map<Long, Long> rowVisibleMillis() {
     return rowVisibleMillis;
   }
 
   /** When the newest visible file appeared, or {@code Long.MIN_VALUE} before any. */
-  public long lastNewFileMillis() {
+  long lastNewFileMillis() {
     return lastNewFileMillis.get();
   }
 
   /** Rows read from visible files so far (only with {@code readRows}). */
-  public long rowsSeen() {
+  long rowsSeen() {
     return rowsSeen.get();
   }
 }

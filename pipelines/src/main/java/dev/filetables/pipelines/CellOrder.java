@@ -11,7 +11,7 @@ import java.util.List;
  * display string (which sorts dates and timestamps chronologically). Gives {@code query} a stable
  * output.
  */
-public final class CellOrder implements Comparator<List<String>>, Serializable {
+final class CellOrder implements Comparator<List<String>>, Serializable {
   private static final long serialVersionUID = 1L;
 
   private final List<ColumnType> types;
@@ -22,12 +22,12 @@ public final class CellOrder implements Comparator<List<String>>, Serializable {
     this.descending = descending;
   }
 
-  public static CellOrder ascending(List<ColumnType> types) {
+  static CellOrder ascending(List<ColumnType> types) {
     return new CellOrder(types, false);
   }
 
   /** The reverse order (a serializable {@code reversed()}, which Beam's {@code Top} needs). */
-  public CellOrder reverse() {
+  CellOrder reverse() {
     return new CellOrder(types, !descending);
   }
 

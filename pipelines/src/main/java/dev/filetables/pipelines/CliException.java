@@ -4,22 +4,22 @@ package dev.filetables.pipelines;
  * A failure the user can fix (bad arguments, missing file, unknown preset). The CLI prints only its
  * message, as one line, and exits with {@link #exitCode()}.
  */
-public class CliException extends RuntimeException {
+class CliException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** Exit code for a command line that cannot be understood. */
-  public static final int USAGE = 2;
+  static final int USAGE = 2;
 
   /** Exit code for a command that was understood but failed. */
-  public static final int FAILURE = 1;
+  static final int FAILURE = 1;
 
   private final int exitCode;
 
-  public CliException(String message) {
+  CliException(String message) {
     this(message, FAILURE, null);
   }
 
-  public CliException(String message, Throwable cause) {
+  CliException(String message, Throwable cause) {
     this(message, FAILURE, cause);
   }
 
@@ -29,11 +29,11 @@ public class CliException extends RuntimeException {
   }
 
   /** A command line that cannot be understood; exits with {@link #USAGE}. */
-  public static CliException usage(String message) {
+  static CliException usage(String message) {
     return new CliException(message, USAGE, null);
   }
 
-  public int exitCode() {
+  int exitCode() {
     return exitCode;
   }
 }

@@ -23,15 +23,15 @@ import org.apache.beam.sdk.values.Row;
  * quantity.
  */
 public final class OrdersDataset {
-  public static final String TABLE_NAME = "orders";
+  static final String TABLE_NAME = "orders";
 
   /**
    * First instant of the data: 2020-05-20 00:00 (the README's example partition is 2020-05-20/12).
    */
-  public static final LocalDateTime START = LocalDateTime.of(2020, 5, 20, 0, 0);
+  static final LocalDateTime START = LocalDateTime.of(2020, 5, 20, 0, 0);
 
-  public static final int DAYS = 2;
-  public static final long FIRST_ORDER_ID = 100_000_001L;
+  static final int DAYS = 2;
+  static final long FIRST_ORDER_ID = 100_000_001L;
 
   public static final Schema SCHEMA =
       Schema.builder()

@@ -151,7 +151,7 @@ public final class OrdersStreamJob {
   }
 
   /** Parses the arguments (a {@code --preset} first) and applies the job's defaults. */
-  public static Options options(String... args) {
+  static Options options(String... args) {
     List<String> preset = new ArrayList<>();
     List<String> explicit = new ArrayList<>();
     for (String arg : args) {
@@ -181,7 +181,7 @@ public final class OrdersStreamJob {
   }
 
   /** ReadOrders → WriteOrders. */
-  public static Pipeline pipeline(Options options) {
+  static Pipeline pipeline(Options options) {
     Orders orders = Orders.withPartitions(options.getPartitions());
     OrdersSource source =
         OrdersSource.of(orders)
@@ -210,7 +210,7 @@ public final class OrdersStreamJob {
    * The orders table: hourly partitions committed with a success file once the watermark passes
    * them (or, with {@code process-time}, once files are published).
    */
-  public static TableSpec table(Options options) {
+  static TableSpec table(Options options) {
     Map<String, String> tableOptions = new LinkedHashMap<>();
     tableOptions.put(TableOptions.ROLLING_ROLLOVER_INTERVAL, options.getRollInterval());
     tableOptions.put(TableOptions.ROLLING_INACTIVITY_INTERVAL, options.getRollInterval());

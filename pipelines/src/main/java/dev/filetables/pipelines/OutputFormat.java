@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** How {@code query} prints rows: JSON lines or RFC 4180 CSV. */
-public enum OutputFormat {
+enum OutputFormat {
   /** One JSON object per line, keys = column names, numbers and booleans unquoted, NULL as null. */
   JSONL {
     @Override
@@ -76,16 +76,16 @@ public enum OutputFormat {
   private static final JsonFactory JSON = new JsonFactory();
 
   /** The header line, or null when the format has none. */
-  public abstract String header(List<String> names);
+  abstract String header(List<String> names);
 
   /** One row as text, without line separator. */
-  public abstract String record(List<String> names, List<ColumnType> types, List<String> cells);
+  abstract String record(List<String> names, List<ColumnType> types, List<String> cells);
 
-  public String lineSeparator() {
+  String lineSeparator() {
     return "\n";
   }
 
-  public static OutputFormat of(String name) {
+  static OutputFormat of(String name) {
     switch (name.toLowerCase(Locale.ROOT)) {
       case "jsonl":
       case "json":

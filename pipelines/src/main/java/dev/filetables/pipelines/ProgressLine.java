@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * <p>Rows come from {@link RowCounter}; files are counted by walking the sink directory: visible
  * data files plus hidden in-progress part files. Does nothing unless started on a terminal.
  */
-public final class ProgressLine implements AutoCloseable {
+final class ProgressLine implements AutoCloseable {
   private final PrintStream err;
   private final LongSupplier rows;
   private final Optional<Path> sinkRoot;
@@ -36,7 +36,7 @@ public final class ProgressLine implements AutoCloseable {
   }
 
   /** Starts the display when {@code terminal} is true; otherwise returns a no-op. */
-  public static AutoCloseable startIf(
+  static AutoCloseable startIf(
       boolean terminal, PrintStream err, LongSupplier rows, Optional<Path> sinkRoot) {
     if (!terminal) {
       return () -> {};

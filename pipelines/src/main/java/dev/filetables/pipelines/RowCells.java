@@ -19,7 +19,7 @@ import org.joda.time.Instant;
  * 12:00:00.000}, {@code TIMESTAMP_LTZ(3)} the same in UTC with a {@code Z}, DECIMAL without
  * exponent.
  */
-public final class RowCells {
+final class RowCells {
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
   private static final org.joda.time.format.DateTimeFormatter TIMESTAMP_LTZ =
@@ -29,7 +29,7 @@ public final class RowCells {
   private RowCells() {}
 
   /** Column types of a schema, in field order. */
-  public static List<ColumnType> types(Schema schema) {
+  static List<ColumnType> types(Schema schema) {
     List<ColumnType> types = new ArrayList<>();
     for (Schema.Field field : schema.getFields()) {
       types.add(ColumnType.of(field.getType()));
@@ -38,7 +38,7 @@ public final class RowCells {
   }
 
   /** The row's cells, in field order. */
-  public static List<String> of(Row row, List<ColumnType> types) {
+  static List<String> of(Row row, List<ColumnType> types) {
     List<String> cells = new ArrayList<>(types.size());
     for (int i = 0; i < types.size(); i++) {
       cells.add(format(row.getValue(i), types.get(i)));
@@ -47,7 +47,7 @@ public final class RowCells {
   }
 
   /** One value's display string (null stays null). */
-  public static String format(Object value, ColumnType type) {
+  static String format(Object value, ColumnType type) {
     if (value == null) {
       return null;
     }

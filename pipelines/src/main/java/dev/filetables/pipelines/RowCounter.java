@@ -17,7 +17,7 @@ import org.apache.beam.sdk.values.Row;
  * reads while the job runs (seen only when the runner executes in this JVM: Direct and embedded
  * Flink), and in a Beam metric that every runner reports at the end.
  */
-public final class RowCounter extends PTransform<PCollection<Row>, PCollection<Row>> {
+final class RowCounter extends PTransform<PCollection<Row>, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
 
   static final String METRICS_NAMESPACE = "filetables";
@@ -32,24 +32,24 @@ public final class RowCounter extends PTransform<PCollection<Row>, PCollection<R
   }
 
   /** A fresh id for one pipeline run; {@link #rowsSoFar} reads its count. */
-  public static String newRun() {
+  static String newRun() {
     String runId = UUID.randomUUID().toString();
     RUNNING.put(runId, new LongAdder());
     return runId;
   }
 
   /** Rows counted so far in this JVM for a run. */
-  public static long rowsSoFar(String runId) {
+  static long rowsSoFar(String runId) {
     LongAdder adder = RUNNING.get(runId);
     return adder == null ? 0 : adder.sum();
   }
 
   /** Forgets a finished run. */
-  public static void endRun(String runId) {
+  static void endRun(String runId) {
     RUNNING.remove(runId);
   }
 
-  public static RowCounter of(String runId) {
+  static RowCounter of(String runId) {
     return new RowCounter(runId);
   }
 

@@ -40,7 +40,7 @@ public final class RunnerOptions {
   }
 
   /** The effective pipeline arguments (presets merged, defaults applied). */
-  public static List<String> effectiveArgs(
+  static List<String> effectiveArgs(
       Optional<String> preset,
       Optional<String> givenRunner,
       List<String> pipelineArgs,
@@ -162,7 +162,7 @@ public final class RunnerOptions {
   }
 
   /** True when the pipeline runs inside this JVM (so JVM-wide progress counters see its rows). */
-  public static boolean runsInThisJvm(PipelineOptions options) {
+  static boolean runsInThisJvm(PipelineOptions options) {
     String runner = options.getRunner().getSimpleName();
     if (FLINK.equals(runner)) {
       String master = options.as(FlinkPipelineOptions.class).getFlinkMaster();

@@ -27,7 +27,7 @@ public final class RunnerPresets {
 
   private final List<Path> directories;
 
-  public RunnerPresets(List<Path> directories) {
+  RunnerPresets(List<Path> directories) {
     this.directories = List.copyOf(directories);
   }
 

@@ -21,16 +21,16 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * What a write produced — partitions, files, rows, bytes — gathered through Beam metrics, so the
  * figures come back from any runner (embedded or a remote cluster) with the pipeline result.
  */
-public final class WriteSummary {
+final class WriteSummary {
   static final String FILES = "files.written";
   static final String BYTES = "bytes.written";
   static final String FILE_ROWS = "rows.written";
   static final String PARTITIONS = "partitions.written";
 
-  public final long partitions;
-  public final long files;
-  public final long rows;
-  public final long bytes;
+  final long partitions;
+  final long files;
+  final long rows;
+  final long bytes;
 
   WriteSummary(long partitions, long files, long rows, long bytes) {
     this.partitions = partitions;
@@ -40,7 +40,7 @@ public final class WriteSummary {
   }
 
   /** Reads the counters {@link #count()} set up, from a finished pipeline. */
-  public static WriteSummary from(PipelineResult result) {
+  static WriteSummary from(PipelineResult result) {
     return new WriteSummary(
         counter(result, PARTITIONS),
         counter(result, FILES),
@@ -49,7 +49,7 @@ public final class WriteSummary {
   }
 
   /** Rows counted by {@link RowCounter} in a finished pipeline. */
-  public static long countedRows(PipelineResult result) {
+  static long countedRows(PipelineResult result) {
     return counter(result, RowCounter.ROWS);
   }
 
@@ -72,7 +72,7 @@ public final class WriteSummary {
   }
 
   /** Counts the written files into metrics; partitions are counted only for bounded writes. */
-  public static PTransform<PCollection<WrittenFile>, PDone> count() {
+  static PTransform<PCollection<WrittenFile>, PDone> count() {
     return new CountWrites();
   }
 

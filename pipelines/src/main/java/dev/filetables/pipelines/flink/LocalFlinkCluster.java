@@ -124,7 +124,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
     return savepointDir;
   }
 
-  public MiniCluster miniCluster() {
+  MiniCluster miniCluster() {
     return cluster;
   }
 

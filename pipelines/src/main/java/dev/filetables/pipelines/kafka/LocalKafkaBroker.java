@@ -38,7 +38,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
    * System property naming the broker classpath file (or the classpath itself, when it holds no
    * file).
    */
-  public static final String CLASSPATH_PROPERTY = "filetables.kafka.broker.classpath";
+  static final String CLASSPATH_PROPERTY = "filetables.kafka.broker.classpath";
 
   static final String CLASSPATH_FILE = "kafka-broker/target/broker.classpath";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -173,7 +173,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
   }
 
-  public Admin admin() {
+  Admin admin() {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");

@@ -35,7 +35,7 @@ public final class Orders implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** Event time of partition 0's first row: 2024-01-01T00:00Z. */
-  public static final LocalDateTime BASE = LocalDateTime.of(2024, 1, 1, 0, 0);
+  static final LocalDateTime BASE = LocalDateTime.of(2024, 1, 1, 0, 0);
 
   private static final long BASE_MILLIS = BASE.toInstant(ZoneOffset.UTC).toEpochMilli();
   private static final long HOUR_MILLIS = 3_600_000L;
@@ -55,7 +55,7 @@ public final class Orders implements Serializable {
           .addStringField("hour")
           .build();
 
-  public static final List<String> PARTITION_KEYS = List.of("dt", "hour");
+  static final List<String> PARTITION_KEYS = List.of("dt", "hour");
 
   private final int partitions;
 
@@ -117,7 +117,7 @@ public final class Orders implements Serializable {
   }
 
   /** Event time of row {@code index}, in epoch milliseconds. */
-  public long eventTimeMillis(long index) {
+  long eventTimeMillis(long index) {
     long partition = partitionOf(index);
     long intoHour =
         rowsPerPartition == 0
@@ -136,7 +136,7 @@ public final class Orders implements Serializable {
    * ({@link #hourByHour}: the event time of row {@code index} itself, as event time grows with the
    * id).
    */
-  public long eventTimeLowerBoundMillis(long index) {
+  long eventTimeLowerBoundMillis(long index) {
     if (rowsPerPartition > 0) {
       // event time grows with the id until the ids wrap around to hour 0
       return index < partitions * rowsPerPartition ? eventTimeMillis(index) : BASE_MILLIS;
