@@ -5,12 +5,14 @@ import dev.filetables.io.table.TableDefinitionException;
 import dev.filetables.io.table.TableOptions;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The commit policies a table's {@code sink.partition-commit.policy.kind} lists, in the listed
  * order (the list is trimmed: {@code success-file, custom} works). {@code metastore} is rejected:
  * it is for Hive tables.
  */
+@Internal
 public final class PartitionCommitPolicies {
   private PartitionCommitPolicies() {}
 

@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 
 /** What a partition directory holds at commit time: visible data files, and in-progress files. */
+@Internal
 public final class PartitionFiles {
   private PartitionFiles() {}
 

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.UUID;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The {@code success-file} policy: writes {@code sink.partition-commit.success-file.name} (default
@@ -16,6 +17,7 @@ import java.util.UUID;
  * which is then renamed over the success file, so a reader sees the old file or the new one, never
  * a partial one, and a re-commit simply replaces it.
  */
+@Internal
 public final class SuccessFilePolicy implements PartitionCommitPolicy {
   private final String fileName;
   private final boolean manifest;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Names of compaction outputs, derived only from the names of the files they merge, so that a
@@ -20,6 +21,7 @@ import java.util.List;
  * streaming sink uses its write uuid (so the partition commit's in-progress guard waits for the
  * hidden output), the offline job the fixed uuid {@link #OFFLINE_UUID}.
  */
+@Internal
 public final class CompactedFileName {
   private CompactedFileName() {}
 

@@ -3,8 +3,10 @@ package dev.filetables.io.files;
 import com.google.auto.value.AutoValue;
 import java.io.Serializable;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 
 /** A visible data file of a table: where it is, its partition (raw values by key) and its stat. */
+@Internal
 @AutoValue
 public abstract class DataFile implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -15,6 +15,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * race is excluded by construction, because part file names are unique per write (uuid), writer and
  * counter, so no other writer ever creates the same visible name.
  */
+@Internal
 public final class FileOps {
   private static final Logger LOG = LoggerFactory.getLogger(FileOps.class);
 

@@ -2,6 +2,7 @@ package dev.filetables.io.files;
 
 import java.util.Comparator;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Names of end-of-input intent files of the streaming sink: {@code
@@ -14,6 +15,7 @@ import java.util.Optional;
  * never touch it). The epoch millis orders the intents of one write in a directory: a later
  * attempt's intent is newer ({@link #NEWEST_FIRST}).
  */
+@Internal
 public final class IntentFileName {
   private IntentFileName() {}
 

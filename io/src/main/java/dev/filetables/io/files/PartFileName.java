@@ -2,6 +2,7 @@ package dev.filetables.io.files;
 
 import com.google.auto.value.AutoValue;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Names of part files: visible {@code part-<uuid>-<writer>-<counter><ext>} and the hidden
@@ -14,6 +15,7 @@ import java.util.Optional;
  * after {@code part-}, so a uuid may contain '-' (a standard UUID does) but not '.', and a writer
  * may contain neither.
  */
+@Internal
 public final class PartFileName {
   private PartFileName() {}
 

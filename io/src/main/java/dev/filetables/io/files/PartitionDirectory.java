@@ -5,8 +5,10 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 
 /** A leaf partition directory of a table (the root itself for an unpartitioned table). */
+@Internal
 @AutoValue
 public abstract class PartitionDirectory implements Serializable {
   private static final long serialVersionUID = 1L;

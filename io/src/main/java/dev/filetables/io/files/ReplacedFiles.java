@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.beam.sdk.annotations.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
  * ignores and the next compaction deletes. Readers that do not know the protocol (other engines)
  * may see both until the replaced files are deleted.
  */
+@Internal
 public final class ReplacedFiles {
   private static final Logger LOG = LoggerFactory.getLogger(ReplacedFiles.class);
   private static final String SUFFIX = ".replaces";

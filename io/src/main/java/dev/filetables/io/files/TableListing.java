@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Lists a table's visible data files by walking its partition directories level by level.
@@ -26,6 +27,7 @@ import java.util.regex.Pattern;
  * ReplacedFiles}: the protocol that makes a compaction atomic for readers). Files are sorted by
  * path.
  */
+@Internal
 public final class TableListing {
   private TableListing() {}
 

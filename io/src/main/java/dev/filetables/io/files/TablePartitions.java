@@ -6,12 +6,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Lists a table's leaf partition directories (without their files), with the same walk and pruning
  * as {@link TableListing}: for partition commits and compaction. An unpartitioned table has one,
  * its root; a missing root has none.
  */
+@Internal
 public final class TablePartitions {
   private TablePartitions() {}
 

@@ -5,11 +5,13 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Merges files of a line-oriented format by appending their bytes: valid when every record ends
  * with a line break and files carry no header or footer (FileTables' csv and json writers).
  */
+@Internal
 public final class ConcatenatingMerger implements FileMerger {
   private static final long serialVersionUID = 1L;
 

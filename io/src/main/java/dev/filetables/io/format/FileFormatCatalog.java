@@ -3,11 +3,13 @@ package dev.filetables.io.format;
 import dev.filetables.io.table.FormatCatalog;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The formats of {@link FileFormats}, offered to table options through {@code META-INF/services}
  * (see {@link FormatCatalog} for why not a direct call).
  */
+@Internal
 public final class FileFormatCatalog implements FormatCatalog {
 
   /** For {@link java.util.ServiceLoader}. */

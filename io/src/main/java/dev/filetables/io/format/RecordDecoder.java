@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -14,6 +15,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the format's own reader, so a message decodes exactly as the same line in a file of the table
  * would: same types, null rules and format options ({@code ignore-parse-errors} included).
  */
+@Internal
 public final class RecordDecoder {
   private final FileFormat format;
   private final Schema schema;

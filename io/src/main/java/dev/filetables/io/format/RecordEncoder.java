@@ -3,6 +3,7 @@ package dev.filetables.io.format;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -11,6 +12,7 @@ import org.apache.beam.sdk.values.Row;
  * as the format writes that row as a line of a file, without the line terminator: the counterpart
  * of {@link RecordDecoder}, for producers of test and demo data.
  */
+@Internal
 public final class RecordEncoder {
   private final FileFormat format;
   private final Schema schema;

@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.time.temporal.ChronoField;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.schemas.Schema.TypeName;
 
@@ -32,6 +33,7 @@ import org.apache.beam.sdk.schemas.Schema.TypeName;
  * TIMESTAMP_LTZ   the same form, in UTC (parse also accepts a trailing 'Z')
  * </pre>
  */
+@Internal
 public final class PartitionValues {
   private PartitionValues() {}
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Parses and formats durations in Flink's forms: {@code 10 s}, {@code 10s}, {@code 1min}, {@code 1
@@ -13,6 +14,7 @@ import java.util.Locale;
  * <p>Same grammar as Flink's {@code TimeUtils}: a non-negative whole number, optional whitespace,
  * an optional unit label (case-insensitive). Fractions and negative values are not accepted.
  */
+@Internal
 public final class Durations {
   private Durations() {}
 

@@ -2,6 +2,7 @@ package dev.filetables.io.table;
 
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The file formats as table options see them: the names option {@code format} accepts and a check
@@ -12,6 +13,7 @@ import java.util.Map;
  * java.util.ServiceLoader}, so this package never imports the formats: the formats import this
  * package (column types, errors), and a dependency the other way would be a cycle.
  */
+@Internal
 public interface FormatCatalog {
 
   /** The format names in documentation order, e.g. {@code csv, json, avro, parquet}. */

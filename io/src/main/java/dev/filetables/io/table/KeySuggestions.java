@@ -3,12 +3,14 @@ package dev.filetables.io.table;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The "did you mean" for a misspelt option key: the known key at the smallest edit distance, when
  * it is close enough to be a plausible typo. Table options and every format's options use this one
  * rule, so a typo gets the same suggestion wherever it is made.
  */
+@Internal
 public final class KeySuggestions {
   private KeySuggestions() {}
 

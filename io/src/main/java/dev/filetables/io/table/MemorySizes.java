@@ -3,6 +3,7 @@ package dev.filetables.io.table;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Parses and formats memory sizes in Flink's {@code MemorySize} forms: {@code 128MB}, {@code 128
@@ -11,6 +12,7 @@ import java.util.Locale;
  * <p>As in Flink, every unit is a binary multiple ({@code 1kb} = 1024 bytes) and units are
  * case-insensitive; the number is a non-negative whole number.
  */
+@Internal
 public final class MemorySizes {
   private MemorySizes() {}
 

@@ -1,8 +1,10 @@
 package dev.filetables.io.table;
 
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 
 /** Wording shared by table option and format option errors, so both read the same. */
+@Internal
 public final class OptionMessages {
   private OptionMessages() {}
 

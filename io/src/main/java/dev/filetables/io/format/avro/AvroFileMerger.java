@@ -16,6 +16,7 @@ import org.apache.avro.file.DataFileStream;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Merges Avro object container files by copying their data blocks unchanged (no decompression, no
@@ -23,6 +24,7 @@ import org.apache.avro.generic.GenericDatumWriter;
  * input must have that schema and codec (true for the segments of one part file); anything else is
  * an error rather than a silent re-encode, because it means files of different writes got mixed.
  */
+@Internal
 public final class AvroFileMerger implements FileMerger {
   private static final long serialVersionUID = 1L;
   private static final int BUFFER_SIZE = 64 * 1024;

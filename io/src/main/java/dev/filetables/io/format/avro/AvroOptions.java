@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileConstants;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The {@code avro.*} options of a table (keys given without the prefix).
@@ -18,6 +19,7 @@ import org.apache.avro.file.DataFileConstants;
  *   <li>{@code avro.sync-interval} (FileTables): uncompressed bytes per block, default 64000.
  * </ul>
  */
+@Internal
 public final class AvroOptions implements Serializable {
   private static final long serialVersionUID = 1L;
 

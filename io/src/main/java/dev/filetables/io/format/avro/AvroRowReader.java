@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.file.DataFileReader;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -15,6 +16,7 @@ import org.apache.beam.sdk.values.Row;
  * first sync marker at or after the range start, stop once past a sync marker at or after the range
  * end, so each block belongs to the range where its preceding sync marker starts.
  */
+@Internal
 public final class AvroRowReader implements RowReader {
   private static final int SYNC_SIZE = 16;
 

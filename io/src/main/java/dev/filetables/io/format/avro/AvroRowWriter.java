@@ -10,6 +10,7 @@ import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -19,6 +20,7 @@ import org.apache.beam.sdk.values.Row;
  * the open block: {@link #estimatedSize} is the bytes written plus that, scaled by the codec's last
  * ratio.
  */
+@Internal
 public final class AvroRowWriter implements RowWriter {
   private final CountingOutputStream counted;
   private final DataFileWriter<Object> fileWriter;

@@ -8,6 +8,7 @@ import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The Avro schema FileTables writes for a file schema (the mapping Flink's avro format uses):
@@ -15,6 +16,7 @@ import org.apache.avro.SchemaParseException;
  * bytes decimal(p,s), DATE int date, TIMESTAMP(3) long local-timestamp-millis, TIMESTAMP_LTZ(3)
  * long timestamp-millis; a nullable column is the union [null, T] with default null.
  */
+@Internal
 public final class AvroSchemas {
   private AvroSchemas() {}
 

@@ -3,11 +3,13 @@ package dev.filetables.io.format.internal;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Passes bytes on to another stream and counts them: how writers know the size of what they have
  * written so far (a file's estimated size, a Parquet file's position).
  */
+@Internal
 public final class CountingOutputStream extends FilterOutputStream {
   private long count;
 

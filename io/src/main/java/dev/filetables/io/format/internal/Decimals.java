@@ -3,6 +3,7 @@ package dev.filetables.io.format.internal;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.schemas.Schema.TypeName;
 import org.apache.beam.sdk.schemas.logicaltypes.FixedPrecisionNumeric;
@@ -12,6 +13,7 @@ import org.apache.beam.sdk.values.Row;
  * DECIMAL(p, s) values: fitting them to a column, their fixed-width two's complement bytes, and the
  * declared scale given to decimals read from text.
  */
+@Internal
 public final class Decimals {
   private Decimals() {}
 

@@ -3,11 +3,13 @@ package dev.filetables.io.format.internal;
 import dev.filetables.io.format.ByteRange;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Fixed-size splits for formats whose reader finds its own units inside a range (Parquet row groups
  * by midpoint, Avro blocks by sync marker), so split needs no look into the file.
  */
+@Internal
 public final class FixedRanges {
   private FixedRanges() {}
 

@@ -11,12 +11,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Reads the options of one format (keys without the {@code <format>.} prefix) for every format, and
  * fails with a {@link TableDefinitionException} that names the full key, the value and what is
  * allowed.
  */
+@Internal
 public final class FormatOptions {
   private final String format;
   private final Map<String, String> options;

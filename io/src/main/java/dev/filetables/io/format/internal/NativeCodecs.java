@@ -1,9 +1,12 @@
 package dev.filetables.io.format.internal;
 
+import org.apache.beam.sdk.annotations.Internal;
+
 /**
  * Whether the native compression libraries behind the snappy and zstd codecs load on this machine;
  * probed once per JVM so a format can fall back instead of failing at the first block.
  */
+@Internal
 public final class NativeCodecs {
   private NativeCodecs() {}
 

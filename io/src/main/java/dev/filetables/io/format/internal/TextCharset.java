@@ -14,6 +14,7 @@ import java.nio.charset.UnsupportedCharsetException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The {@code <format>.charset} of a text format (csv, json): which charsets work and how bytes are
@@ -29,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Immutable and serializable (by name); {@link #decoder()} gives a per-reader decoder.
  */
+@Internal
 public final class TextCharset implements Serializable {
   private static final long serialVersionUID = 1L;
 

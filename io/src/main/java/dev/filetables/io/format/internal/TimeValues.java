@@ -4,12 +4,14 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Conversions between the Java values of DATE / TIMESTAMP / TIMESTAMP_LTZ columns and the epoch
  * numbers files store. A TIMESTAMP (no time zone) is stored as its wall-clock time read in UTC, the
  * convention of Parquet's {@code isAdjustedToUTC=false} and Avro's {@code local-timestamp-*}.
  */
+@Internal
 public final class TimeValues {
   private TimeValues() {}
 

@@ -3,8 +3,10 @@ package dev.filetables.io.format.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import org.apache.beam.sdk.annotations.Internal;
 
 /** Strict UTF-8 validation (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
+@Internal
 public final class Utf8 {
   private Utf8() {}
 

@@ -6,6 +6,7 @@ import java.time.ZoneId;
 import java.util.function.DoubleFunction;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 
 /**
@@ -14,6 +15,7 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
  * when the stored kind cannot be read as the requested type; the returned functions throw {@link
  * IllegalArgumentException} for a value that does not fit (e.g. an INT64 beyond INT).
  */
+@Internal
 public final class ValueConversions {
   private ValueConversions() {}
 

@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
@@ -11,6 +12,7 @@ import org.apache.parquet.io.SeekableInputStream;
  * A Parquet {@link InputFile} over an open channel (no Hadoop file system). Closing its stream
  * leaves the channel open: the caller owns it.
  */
+@Internal
 public final class ChannelInputFile implements InputFile {
   private final SeekableByteChannel channel;
   private final long length;

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -21,6 +22,7 @@ import org.apache.parquet.schema.MessageType;
  * first input; every input must have that schema (true for the segments of one part file). Row
  * groups are not combined: a merged file has as many row groups as its inputs together.
  */
+@Internal
 public final class ParquetFileMerger implements FileMerger {
   private static final long serialVersionUID = 1L;
 

@@ -6,6 +6,7 @@ import dev.filetables.io.table.TableDefinitionException;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -32,6 +33,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *
  * Sizes are plain bytes (as Hadoop takes them) or sizes such as {@code 64 mb}.
  */
+@Internal
 public final class ParquetOptions implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.apache.parquet.ParquetReadOptions;
@@ -37,6 +38,7 @@ import org.apache.parquet.schema.Type;
  * <p>The file's schema is flat here, so rows are assembled directly from the column readers (one
  * value per column per row) instead of Parquet's generic record assembly.
  */
+@Internal
 public final class ParquetRowReader implements RowReader {
   private final ParquetFileReader reader;
   private final Schema schema;

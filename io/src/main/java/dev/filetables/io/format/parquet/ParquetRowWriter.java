@@ -4,6 +4,7 @@ import dev.filetables.io.format.RowWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.apache.hadoop.conf.Configuration;
@@ -13,6 +14,7 @@ import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.OutputFile;
 
 /** Writes one Parquet file of Beam rows to a stream. */
+@Internal
 public final class ParquetRowWriter implements RowWriter {
   /**
    * Most rows between two measurements of the buffered size. Measuring walks every column's

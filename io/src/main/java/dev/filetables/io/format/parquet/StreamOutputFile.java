@@ -3,6 +3,7 @@ package dev.filetables.io.format.parquet;
 import dev.filetables.io.format.internal.CountingOutputStream;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.parquet.io.DelegatingPositionOutputStream;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -11,6 +12,7 @@ import org.apache.parquet.io.PositionOutputStream;
  * A Parquet {@link OutputFile} over an already open stream, so a writer needs no Hadoop file system
  * and no temporary file. It can be created once; the position is the number of bytes written.
  */
+@Internal
 public final class StreamOutputFile implements OutputFile {
   private static final int BUFFER_SIZE = 64 * 1024;
 

@@ -18,6 +18,7 @@ import java.time.format.ResolverStyle;
 import java.time.format.SignStyle;
 import java.util.List;
 import java.util.Locale;
+import org.apache.beam.sdk.annotations.Internal;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -38,6 +39,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * is resolved strictly. A text that cannot be read fails with a {@link PartitionTimeException}
  * naming the text, the values, the pattern and the formatter.
  */
+@Internal
 public final class DefaultPartitionTimeExtractor implements PartitionTimeExtractor {
 
   /** Flink's lenient default form {@code yyyy-M-d[ H:m:s[.fraction]]}, resolved strictly. */

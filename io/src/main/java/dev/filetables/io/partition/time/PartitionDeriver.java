@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.values.Row;
@@ -43,6 +44,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * says what to change (e.g. an INT {@code hour} written as {@code 5} that formatter {@code HH}
  * cannot read). A null event time derives null values (the default partition).
  */
+@Internal
 public final class PartitionDeriver implements Serializable {
   private static final long serialVersionUID = 1L;
 

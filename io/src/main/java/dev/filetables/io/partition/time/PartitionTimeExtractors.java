@@ -5,6 +5,7 @@ import dev.filetables.io.table.TableOptions;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The partition time extractor a table's options ask for: {@code partition.time-extractor.kind}
@@ -12,6 +13,7 @@ import java.lang.reflect.Modifier;
  * {@code timestamp-formatter}) or {@code custom} (the class named by {@code
  * partition.time-extractor.class}, created with its public no-argument constructor).
  */
+@Internal
 public final class PartitionTimeExtractors {
   private PartitionTimeExtractors() {}
 

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Places a partition's local time in {@code sink.partition-commit.watermark-time-zone}.
@@ -15,6 +16,7 @@ import java.time.ZonedDateTime;
  * the earlier offset (01:30 EDT, the first of the two 01:30s), so the commit never waits for the
  * later one.
  */
+@Internal
 public final class PartitionTimes {
   private PartitionTimes() {}
 
