@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.SplittableRandom;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.values.Row;
@@ -22,6 +23,7 @@ import org.apache.beam.sdk.values.Row;
  * DELIVERED). About 1% of orders have no customer (guest checkout), 0.5% no country and 0.2% no
  * quantity.
  */
+@Internal
 public final class OrdersDataset {
   static final String TABLE_NAME = "orders";
 

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
@@ -20,6 +21,7 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * [local]} an unset {@code --parallelism} means the number of cores, so the embedded cluster uses
  * the whole machine.
  */
+@Internal
 public final class RunnerOptions {
   static final String DEFAULT_PRESET = "flink-local";
   static final String DIRECT = "DirectRunner";

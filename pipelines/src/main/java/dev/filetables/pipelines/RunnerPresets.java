@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Named runner presets: {@code runner-configs/<name>.args} files holding one pipeline option per
@@ -21,6 +22,7 @@ import java.util.TreeSet;
  * CLI is started. A value containing a '/' or ending in {@code .args} is read as a file path
  * instead.
  */
+@Internal
 public final class RunnerPresets {
   static final String DIRECTORY = "runner-configs";
   static final String SUFFIX = ".args";

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The scripted Flink session cluster ({@code runner-configs/flink-cluster/start.sh}: JobManager and
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  * up and cancel them through the REST API, stop. Jobs are submitted with Beam's FlinkRunner against
  * {@link #master()}, staging {@link #jobJar()}.
  */
+@Internal
 public final class SessionCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -40,6 +41,7 @@ import org.apache.beam.sdk.values.Row;
  * for the rows. A file that fails to read (a truncated or half-written file) is recorded with its
  * error instead of stopping the scan.
  */
+@Internal
 public final class TableContents {
 
   /** Receives every row of every readable visible file. */

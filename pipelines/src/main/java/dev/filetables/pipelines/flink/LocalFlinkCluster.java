@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -54,6 +55,7 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
  *
  * <p>Checkpoints and savepoints go to directories under {@code workDir}.
  */
+@Internal
 public final class LocalFlinkCluster implements AutoCloseable {
   private final MiniCluster cluster;
   private final Path checkpointDir;

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -33,6 +34,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * #close} stops the process (also done by a shutdown hook, so an aborted test or demo leaves no
  * broker).
  */
+@Internal
 public final class LocalKafkaBroker implements AutoCloseable {
   /**
    * System property naming the broker classpath file (or the classpath itself, when it holds no

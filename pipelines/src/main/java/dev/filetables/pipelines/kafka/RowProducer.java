@@ -4,6 +4,7 @@ import dev.filetables.io.format.RecordEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.values.Row;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * Produces rows into a Kafka topic, one row per record value encoded with a table format; the key
  * is a caller-chosen column, so the records of one key keep their order in one partition.
  */
+@Internal
 public final class RowProducer {
   private RowProducer() {}
 

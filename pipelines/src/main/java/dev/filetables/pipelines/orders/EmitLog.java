@@ -3,6 +3,7 @@ package dev.filetables.pipelines.orders;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * When {@link OrdersSource} emitted its rows, shared through a static registry keyed by run id: the
@@ -10,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the parent class loader), so the source instances on the task threads see the same registry as
  * the code that started the job.
  */
+@Internal
 public final class EmitLog {
   private static final Map<String, EmitLog> LOGS = new ConcurrentHashMap<>();
 

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.schemas.logicaltypes.SqlTypes;
@@ -31,6 +32,7 @@ import org.joda.time.Instant;
  * over it, so event time (and the watermark of {@link OrdersSource}) moves through the hours and
  * each partition is complete once the watermark passes its end, as partition commits expect.
  */
+@Internal
 public final class Orders implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.coders.RowCoder;
@@ -35,6 +36,7 @@ import org.joda.time.Instant;
  * stops and moves its watermark to the end of time, which lets a streaming job finish. Emission
  * times go to the {@link EmitLog} named by {@code emitLogId}, if one is registered.
  */
+@Internal
 public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> {
   private static final long serialVersionUID = 1L;
 
