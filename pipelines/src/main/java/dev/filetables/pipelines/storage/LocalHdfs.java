@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * A real HDFS (one NameNode, one DataNode: Hadoop's {@code MiniDFSCluster}) on loopback with free
@@ -18,6 +19,7 @@ import java.util.Map;
  * dfs.replication=1}, or their files stay under-replicated. Permissions are checked; the user who
  * started it is the superuser.
  */
+@Internal
 public final class LocalHdfs implements AutoCloseable {
   /** System property naming the server's classpath file (or holding the classpath itself). */
   public static final String CLASSPATH_PROPERTY = "filetables.hdfs.server.classpath";

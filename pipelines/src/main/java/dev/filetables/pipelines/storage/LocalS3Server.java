@@ -8,6 +8,7 @@ import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * A real S3 API server (s3proxy) on loopback with a free port, for tests and try-outs.
@@ -22,6 +23,7 @@ import java.util.regex.Pattern;
  * an IP address, which AWS SDKs address path-style by themselves ({@code localhost} would make them
  * try {@code bucket.localhost}).
  */
+@Internal
 public final class LocalS3Server implements AutoCloseable {
   /** System property naming the server's classpath file (or holding the classpath itself). */
   public static final String CLASSPATH_PROPERTY = "filetables.s3.server.classpath";
