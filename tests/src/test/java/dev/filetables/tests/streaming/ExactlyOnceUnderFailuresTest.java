@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.filetables.pipelines.orders.EmitLog;
 import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
-import dev.filetables.transforms.sink.publish.CompactionFailpoints;
+import dev.filetables.transforms.sink.compact.CompactionFailpoints;
 import dev.filetables.transforms.sink.streaming.SinkFailpoints;
 import dev.filetables.transforms.sink.streaming.SinkFailpoints.Point;
 import java.nio.file.Path;

@@ -12,6 +12,7 @@ import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.FileMergers;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
+import dev.filetables.transforms.sink.compact.PartitionCompactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;

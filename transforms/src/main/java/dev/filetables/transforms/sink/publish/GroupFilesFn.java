@@ -5,6 +5,8 @@ import dev.filetables.transforms.runner.CheckpointMarks;
 import dev.filetables.transforms.runner.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
+import dev.filetables.transforms.sink.compact.CompactionFailpoints;
+import dev.filetables.transforms.sink.compact.PartitionCompactor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -14,6 +14,7 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.PublishedLeftovers;
 import dev.filetables.transforms.sink.WrittenFile;
+import dev.filetables.transforms.sink.compact.PartitionCompactor;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;

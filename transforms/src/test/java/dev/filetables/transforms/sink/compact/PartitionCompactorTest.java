@@ -1,4 +1,4 @@
-package dev.filetables.transforms.sink.publish;
+package dev.filetables.transforms.sink.compact;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.filetables.transforms.sink.publish;
+package dev.filetables.transforms.sink.compact;
 
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.files.FileOps;
@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.joda.time.Instant;
 import org.slf4j.Logger;
@@ -31,12 +32,12 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Idempotent for any replay of durable files</h2>
  *
- * The caller ({@link GroupFilesFn}) hands over only files whose <em>closing</em> is durable (in a
- * completed checkpoint), so their contents never change and their rows are never written into
- * another file; the group they form may still be formed again after a restore, the same or with
- * more files. Every step keeps this invariant: <b>each input's rows are in exactly one visible
- * file, the input itself (hidden), its visible rename, or one visible merged file whose sidecar
- * names it</b>.
+ * The caller (the publish step, {@code sink.publish}) hands over only files whose <em>closing</em>
+ * is durable (in a completed checkpoint), so their contents never change and their rows are never
+ * written into another file; the group they form may still be formed again after a restore, the
+ * same or with more files. Every step keeps this invariant: <b>each input's rows are in exactly one
+ * visible file, the input itself (hidden), its visible rename, or one visible merged file whose
+ * sidecar names it</b>.
  *
  * <ol>
  *   <li>One listing of the directory finds what earlier attempts did: visible merged files and the
@@ -59,14 +60,14 @@ import org.slf4j.LoggerFactory;
  *
  * An input missing with no visible file holding it is an error (someone else deleted it).
  */
-final class PartitionCompactor {
+public final class PartitionCompactor {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionCompactor.class);
   private static final String IN_PROGRESS = ".inprogress";
 
   private final String writeUuid;
   private final FileMerger merger;
 
-  PartitionCompactor(String writeUuid, FileMerger merger) {
+  public PartitionCompactor(String writeUuid, FileMerger merger) {
     this.writeUuid = writeUuid;
     this.merger = merger;
   }
@@ -78,7 +79,7 @@ final class PartitionCompactor {
    * row count is known). Merged files keep a hidden sidecar naming their inputs ({@link
    * ReplacedFiles}).
    */
-  List<WrittenFile> compact(List<WrittenFile> group) throws IOException {
+  public List<WrittenFile> compact(List<WrittenFile> group) throws IOException {
     Plan plan = plan(group);
     for (Path hidden : plan.doneInputs) {
       // an earlier attempt published it (merged or alone): only the clean-up may be left
@@ -125,7 +126,7 @@ final class PartitionCompactor {
    * deterministic name: the rename of a single input, or the merged name derived from the inputs; a
    * merged file's size is the sum of its inputs' until it exists). Changes nothing.
    */
-  List<WrittenFile> preview(List<WrittenFile> group) throws IOException {
+  public List<WrittenFile> preview(List<WrittenFile> group) throws IOException {
     Plan plan = plan(group);
     List<WrittenFile> visible = plan.publishedBefore();
     if (plan.remaining.size() == 1) {
@@ -187,7 +188,7 @@ final class PartitionCompactor {
     final Listing listing;
     final Map<String, WrittenFile> byName = new LinkedHashMap<>();
     final List<Path> doneInputs = new ArrayList<>();
-    final Set<String> mergedBefore = new java.util.TreeSet<>();
+    final Set<String> mergedBefore = new TreeSet<>();
     final List<WrittenFile> renamedBefore = new ArrayList<>();
     final List<WrittenFile> remaining = new ArrayList<>();
 
@@ -219,7 +220,7 @@ final class PartitionCompactor {
    * deleted. For files no merged file can hold (no compaction): idempotent, a file found under its
    * visible name is done.
    */
-  static List<WrittenFile> publishAlone(List<WrittenFile> files) throws IOException {
+  public static List<WrittenFile> publishAlone(List<WrittenFile> files) throws IOException {
     List<WrittenFile> visible = new ArrayList<>(files.size());
     for (WrittenFile file : files) {
       visible.add(rename(file));

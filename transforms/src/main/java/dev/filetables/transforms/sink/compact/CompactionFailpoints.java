@@ -1,4 +1,4 @@
-package dev.filetables.transforms.sink.publish;
+package dev.filetables.transforms.sink.compact;
 
 /**
  * Test hook: lets a test make a compaction fail at a chosen step, to check that a retry after the
@@ -54,7 +54,8 @@ public final class CompactionFailpoints {
     hook = (point, file) -> {};
   }
 
-  static void reached(Point point, String mergedFile) {
+  /** Called by the compactor and the publish step at each point. */
+  public static void reached(Point point, String mergedFile) {
     hook.reached(point, mergedFile);
   }
 }
