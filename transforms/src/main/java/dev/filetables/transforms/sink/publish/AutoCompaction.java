@@ -7,7 +7,7 @@ import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
-import java.time.Duration;
+import dev.filetables.transforms.sink.compact.GroupPolicy;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -64,13 +64,12 @@ public final class AutoCompaction
   @Override
   public PCollection<WrittenFile> expand(PCollection<WrittenFile> closed) {
     TableOptions options = table.options();
-    long targetSize = options.compactionFileSize();
-    Duration maxDelay = options.compactionMaxDelay();
+    GroupPolicy policy = GroupPolicy.of(options.compactionFileSize(), options.compactionMaxDelay());
     FileMerger merger = FileMergers.of(FileFormats.of(options), table.fileSchema());
     return byPartition(
         closed,
         "GroupFiles",
-        new GroupFilesFn(targetSize, maxDelay, writeUuid, merger, pollMillis(commitInterval)));
+        new GroupFilesFn(policy, writeUuid, merger, pollMillis(commitInterval)));
   }
 
   /** Keys the closed files by partition path and applies the keyed publishing step to them. */

@@ -6,7 +6,9 @@ import dev.filetables.transforms.runner.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import dev.filetables.transforms.sink.compact.CompactionFailpoints;
+import dev.filetables.transforms.sink.compact.GroupPolicy;
 import dev.filetables.transforms.sink.compact.PartitionCompactor;
+import dev.filetables.transforms.sink.compact.PendingGroup;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -161,8 +163,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private static final String COMMIT = "commit";
   private static final String SEALED_END = "sealedEnd";
 
-  private final long targetSize;
-  private final Duration maxDelay;
+  private final GroupPolicy policy;
   private final String writeUuid;
   private final @Nullable FileMerger merger;
   private final long pollMillis;
@@ -247,14 +248,8 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
    * @param pollMillis how often sealed groups are checked for durability (Flink); 0 to publish a
    *     group as soon as it is sealed (runners that never restore state)
    */
-  GroupFilesFn(
-      long targetSize,
-      java.time.Duration maxDelay,
-      String writeUuid,
-      @Nullable FileMerger merger,
-      long pollMillis) {
-    this.targetSize = targetSize;
-    this.maxDelay = Duration.millis(maxDelay.toMillis());
+  GroupFilesFn(GroupPolicy policy, String writeUuid, @Nullable FileMerger merger, long pollMillis) {
+    this.policy = policy;
     this.writeUuid = writeUuid;
     this.merger = merger;
     this.pollMillis = pollMillis;
@@ -267,7 +262,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
    * are no merged files of earlier attempts to find.
    */
   static GroupFilesFn eachFileAlone(String writeUuid, long pollMillis) {
-    return new GroupFilesFn(0, java.time.Duration.ZERO, writeUuid, null, pollMillis);
+    return new GroupFilesFn(GroupPolicy.eachFileAlone(), writeUuid, null, pollMillis);
   }
 
   @Setup
@@ -309,36 +304,17 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       BundleFinalizer finalizer,
       OutputReceiver<WrittenFile> out)
       throws IOException {
-    WrittenFile file = element.getValue();
-    Long before = bytes.read();
-    long total = (before == null ? 0 : before) + file.sizeBytes();
-    files.add(file);
     if (pollMillis > 0) {
       arrival.write(marks.mark(finalizer));
       this.finalizer = finalizer;
     }
-    if (total >= targetSize) {
-      List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
+    List<WrittenFile> group =
+        pending(files, bytes, hold, deadline, delay, end).add(element.getValue(), timestamp);
+    if (group != null) {
       String mark = arrival.read();
       arrival.clear();
       seal(group, timestamp, mark, sealed, sealedHold, commit, sealedEnd, out);
-      return;
     }
-    bytes.write(total);
-    Instant held = hold.read();
-    if (held != null && !timestamp.isBefore(held)) {
-      return; // timers are set and already hold at or below this file's timestamp
-    }
-    // the first pending file, or one older than the hold: (re)arm both timers at this timestamp,
-    // which is allowed here because it is the current element's own timestamp
-    hold.write(timestamp);
-    Instant due = deadline.read();
-    if (due == null) {
-      due = delay.getCurrentRelativeTime().plus(maxDelay);
-      deadline.write(due);
-    }
-    delay.withOutputTimestamp(timestamp).set(due);
-    end.withOutputTimestamp(timestamp).set(GlobalWindow.INSTANCE.maxTimestamp());
   }
 
   /** The oldest pending file has waited long enough (or the runner drains timers at the end). */
@@ -357,8 +333,9 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       @TimerId(SEALED_END) Timer sealedEnd,
       OutputReceiver<WrittenFile> out)
       throws IOException {
-    Instant held = hold.read();
-    List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
+    PendingGroup pending = pending(files, bytes, hold, deadline, delay, end);
+    Instant held = pending.hold();
+    List<WrittenFile> group = pending.drain();
     if (group.isEmpty()) {
       return; // a released timer
     }
@@ -387,8 +364,9 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     if (context.fireTimestamp().isBefore(GlobalWindow.INSTANCE.maxTimestamp())) {
       return; // a released timer (see TimerHolds), not the end of the input
     }
-    Instant held = hold.read();
-    List<WrittenFile> group = drain(files, bytes, hold, deadline, delay, end);
+    PendingGroup pending = pending(files, bytes, hold, deadline, delay, end);
+    Instant held = pending.hold();
+    List<WrittenFile> group = pending.drain();
     String mark = arrival.read();
     arrival.clear();
     // not before this timer's output timestamp (the pending hold), as the runner demands
@@ -672,26 +650,13 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     }
   }
 
-  private static List<WrittenFile> drain(
+  private PendingGroup pending(
       BagState<WrittenFile> files,
       ValueState<Long> bytes,
       ValueState<Instant> hold,
       ValueState<Instant> deadline,
       Timer delay,
       Timer end) {
-    List<WrittenFile> group = new ArrayList<>();
-    files.read().forEach(group::add);
-    Instant held = hold.read();
-    files.clear();
-    bytes.clear();
-    hold.clear();
-    deadline.clear();
-    if (held != null) {
-      // the timers are armed and hold at `held`: not clear() alone, which keeps the hold on Flink
-      // (see TimerHolds); their replacements fire with nothing pending and do nothing
-      TimerHolds.releaseProcessingTime(delay);
-      TimerHolds.releaseEventTime(end, held);
-    }
-    return group;
+    return new PendingGroup(policy, files, bytes, hold, deadline, delay, end);
   }
 }
