@@ -40,9 +40,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * End-of-input intents of the streaming sink on Flink: the groups of hidden files that the last
- * stretch of a finite stream publishes at the job's final checkpoint ({@link GroupFilesFn}), kept
- * in a hidden file of the partition directory ({@link IntentFileName}) so that the post-job publish
- * ({@link #recover}) can finish what the final checkpoint's callback did not.
+ * stretch of a finite stream publishes at the job's final checkpoint ({@link
+ * FinalCheckpointPublisher}), kept in a hidden file of the partition directory ({@link
+ * IntentFileName}) so that the post-job publish ({@link #recover}) can finish what the final
+ * checkpoint's callback did not.
  *
  * <p>Format: JSON, written atomically (temporary name, then rename):
  *

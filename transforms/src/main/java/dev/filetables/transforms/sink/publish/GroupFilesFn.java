@@ -5,18 +5,12 @@ import dev.filetables.transforms.runner.CheckpointMarks;
 import dev.filetables.transforms.runner.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
-import dev.filetables.transforms.sink.compact.CompactionFailpoints;
 import dev.filetables.transforms.sink.compact.GroupPolicy;
 import dev.filetables.transforms.sink.compact.PartitionCompactor;
 import dev.filetables.transforms.sink.compact.PendingGroup;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.ListCoder;
@@ -34,32 +28,22 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import org.joda.time.Duration;
 import org.joda.time.Instant;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Collects the closed hidden files of a partition (keyed by partition path) into compaction groups
- * and publishes each group ({@link PartitionCompactor}) once it is safe to. Only names, sizes and
- * counts are kept in state, never rows. Outputs the visible files.
+ * The publish step of the streaming sink, keyed by partition path: collects the closed hidden files
+ * of a partition into groups ({@link PendingGroup}, sealed by the {@link GroupPolicy}) and
+ * publishes each sealed group once no restore can take its files back ({@link GroupPublisher}:
+ * merged with auto-compaction, else each file renamed). Only names, sizes and counts are kept in
+ * state, never rows. Outputs the visible files.
  *
- * <h2>Grouping</h2>
- *
- * A group is <em>sealed</em> when
- *
- * <ul>
- *   <li>its files add up to at least the target size ({@code compaction.file-size}), or
- *   <li>its oldest file has waited {@code compaction.max-delay} (a processing-time timer, so a
- *       quiet partition does not wait forever), or
- *   <li>the input ends (an event-time timer at the end of the global window).
- * </ul>
- *
- * Files of several commit points end up in one group when they arrive within the delay.
- *
- * <p>The uncompacted sink uses this step as its publish step ({@link #eachFileAlone}, {@link
- * DurablePublish}): target size 0, so every file is sealed alone on arrival and renamed, not
+ * <p>The uncompacted sink uses this step with every file its own group ({@link #eachFileAlone},
+ * {@link DurablePublish}): target size 0, so every file is sealed alone on arrival and renamed, not
  * merged.
+ *
+ * <p>Keep the class name: Beam names the ParDo inside a step after its DoFn's class ({@code
+ * Compact/GroupFiles/ParMultiDo(GroupFiles)}), and on Flink that full name is the operator uid by
+ * which checkpoints and savepoints are restored.
  *
  * <h2>Exactly-once on Flink: publish only durable files, from keyed state</h2>
  *
@@ -103,36 +87,14 @@ import org.slf4j.LoggerFactory;
  *       every visible file of the group, so it commits a partition after its compaction.
  * </ul>
  *
- * <h2>At the end of the input: two phases, at the job's final checkpoint</h2>
+ * <h2>At the end of the input</h2>
  *
  * The end-of-window timers {@code end} (pending files) and {@code sealedEnd} (sealed groups) fire
  * once the input has ended (Flink fires no processing-time timer then; where the runner drains
  * timers, {@code commit} and {@code delay} fire before their time, Beam's Flink runner in {@code
- * finish()}). No regular checkpoint follows, only the job's final one (Flink 1.19:
- * checkpoints-after-tasks-finish, on by default), which the task waits for before it ends. So:
- *
- * <ol>
- *   <li><b>Prepare</b> (the timers): groups whose mark is durable are published as usual. The
- *       others are written into one intent file per partition ({@link EndOfInputIntents}; rewritten
- *       with all groups if a second timer of the key prepares more, deleting older intents of the
- *       write there), and the visible files they will become are emitted now ({@link
- *       PartitionCompactor#preview}: deterministic names; the partition commit waits while hidden
- *       files or an intent of the write are in the partition). They leave the state.
- *   <li><b>Publish</b> (one bundle-finalizer callback per instance, registered with the finalizer
- *       kept from {@code @ProcessElement}, the only method Beam 2.62's non-portable runners give
- *       one to; the runner collects it in the final checkpoint's snapshot and runs it when that
- *       checkpoint completes, before the task ends): every prepared intent is completed with the
- *       idempotent compactor operations and deleted.
- * </ol>
- *
- * A failure before the final checkpoint completes restores an earlier checkpoint: nothing of the
- * last stretch is visible, and the replay publishes or prepares those rows again. Before this
- * instance publishes into a partition for the first time it deletes the intents of the write there
- * (an earlier attempt's: their files are no longer the truth), and a replay's intent is newer than
- * the failed attempt's. After the final checkpoint no restore can take the writers back. The
- * callback itself may fail or never run (not retried by the runner; an aborted final checkpoint
- * drops it): the job still ends and the intents stay, for the post-job publish ({@link
- * EndOfInputIntents#recover}, {@code FileTableMaintenance.publishLeftovers}).
+ * finish()}). Groups whose mark is durable are published as usual; the others leave the state
+ * prepared under an intent and are published when the job's final checkpoint completes ({@link
+ * FinalCheckpointPublisher} has the two phases and why they are exactly-once).
  *
  * <p>On other runners ({@code pollMillis == 0}: the Direct runner commits a bundle's state and
  * output together and does not restore), a sealed group is published at once.
@@ -149,7 +111,6 @@ import org.slf4j.LoggerFactory;
  */
 final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(GroupFilesFn.class);
 
   private static final String FILES = "files";
   private static final String BYTES = "bytes";
@@ -168,8 +129,8 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private final @Nullable FileMerger merger;
   private final long pollMillis;
 
-  private transient @Nullable PartitionCompactor compactor;
   private transient CheckpointMarks marks;
+  private transient GroupPublisher publisher;
 
   /**
    * The bundle finalizer of the last {@code @ProcessElement} (Flink: one instance per operator):
@@ -177,19 +138,6 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
    * non-portable runners hand out none to {@code @OnTimer}.
    */
   private transient @Nullable BundleFinalizer finalizer;
-
-  /** Partition directory → the groups this instance prepared there at the end of the input. */
-  private transient Map<Path, Prepared> prepared;
-
-  /**
-   * Partition directories whose intents of earlier attempts this instance has deleted; the most
-   * recent ones only (an endless stream of partitions; forgetting one costs one listing more).
-   */
-  private transient Set<Path> swept;
-
-  private static final int SWEPT_REMEMBERED = 10_000;
-
-  private transient boolean callbackRegistered;
 
   @StateId(FILES)
   private final StateSpec<BagState<WrittenFile>> filesSpec = StateSpecs.bag(WrittenFileCoder.of());
@@ -210,9 +158,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
   private final StateSpec<ValueState<String>> arrivalSpec = StateSpecs.value(StringUtf8Coder.of());
 
   /**
-   * Sealed groups waiting until their files are durable, each with the latest {@link
-   * CheckpointMarks mark} of its files and its output timestamp. Each group has its own mark, so
-   * files that keep arriving in a busy partition never hold back those that are durable already.
+   * Sealed groups waiting until their files are durable, with their marks ({@link SealedGroups}).
    */
   @StateId(SEALED)
   private final StateSpec<BagState<KV<String, KV<Instant, List<WrittenFile>>>>> sealedSpec =
@@ -267,18 +213,14 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
 
   @Setup
   public void setup() {
-    compactor = merger == null ? null : new PartitionCompactor(writeUuid, merger);
+    PartitionCompactor compactor =
+        merger == null ? null : new PartitionCompactor(writeUuid, merger);
+    EarlierIntents earlierIntents = new EarlierIntents(writeUuid);
     marks = new CheckpointMarks();
-    prepared = new LinkedHashMap<>();
-    swept =
-        java.util.Collections.newSetFromMap(
-            new LinkedHashMap<Path, Boolean>(16, 0.75f, true) {
-              @Override
-              protected boolean removeEldestEntry(Map.Entry<Path, Boolean> eldest) {
-                return size() > SWEPT_REMEMBERED;
-              }
-            });
-    callbackRegistered = false;
+    FinalCheckpointPublisher atFinalCheckpoint =
+        new FinalCheckpointPublisher(writeUuid, compactor, earlierIntents);
+    publisher =
+        new GroupPublisher(compactor, pollMillis > 0, marks, earlierIntents, atFinalCheckpoint);
   }
 
   @StartBundle
@@ -313,7 +255,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     if (group != null) {
       String mark = arrival.read();
       arrival.clear();
-      seal(group, timestamp, mark, sealed, sealedHold, commit, sealedEnd, out);
+      seal(group, timestamp, mark, sealed(sealed, sealedHold, commit, sealedEnd), out);
     }
   }
 
@@ -342,10 +284,13 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     String mark = arrival.read();
     arrival.clear();
     // at the hold: this timer's output timestamp, never behind the output watermark
-    seal(group, held, mark, sealed, sealedHold, commit, sealedEnd, out);
+    seal(group, held, mark, sealed(sealed, sealedHold, commit, sealedEnd), out);
   }
 
-  /** The input ended: every pending and sealed group is published now (no checkpoint follows). */
+  /**
+   * The input ended: every pending and sealed group is published now, or prepared for the final
+   * checkpoint (no regular checkpoint follows).
+   */
   @OnTimer(END)
   public void onEnd(
       OnTimerContext context,
@@ -359,6 +304,7 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       @TimerId(DELAY) Timer delay,
       @TimerId(END) Timer end,
       @TimerId(COMMIT) Timer commit,
+      @TimerId(SEALED_END) Timer sealedEnd,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     if (context.fireTimestamp().isBefore(GlobalWindow.INSTANCE.maxTimestamp())) {
@@ -371,21 +317,16 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     arrival.clear();
     // not before this timer's output timestamp (the pending hold), as the runner demands
     Instant notBefore = context.timestamp();
-    List<KV<String, KV<Instant, List<WrittenFile>>>> groups = new ArrayList<>();
-    sealed.read().forEach(groups::add);
+    SealedGroups sealedGroups = sealed(sealed, sealedHold, commit, sealedEnd);
+    List<KV<String, KV<Instant, List<WrittenFile>>>> groups = sealedGroups.all();
     if (!group.isEmpty()) {
       groups.add(KV.of(mark, KV.of(held, group)));
     }
     if (groups.isEmpty()) {
       return;
     }
-    publishOrPrepare(groups, notBefore, out);
-    boolean armed = sealedHold.read() != null;
-    sealed.clear();
-    sealedHold.clear();
-    if (armed) {
-      TimerHolds.releaseProcessingTime(commit);
-    }
+    publisher.publishOrPrepare(groups, notBefore, finalizer, out);
+    sealedGroups.clearAtEnd();
   }
 
   /**
@@ -401,7 +342,8 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       @TimerId(SEALED_END) Timer sealedEnd,
       OutputReceiver<WrittenFile> out)
       throws IOException {
-    Instant held = sealedHold.read();
+    SealedGroups groups = sealed(sealed, sealedHold, commit, sealedEnd);
+    Instant held = groups.hold();
     if (held == null) {
       return; // a released timer
     }
@@ -409,67 +351,47 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
     if (draining) {
       // the end of the input: durable groups are published, the others wait for the final
       // checkpoint
-      List<KV<String, KV<Instant, List<WrittenFile>>>> all = new ArrayList<>();
-      sealed.read().forEach(all::add);
-      publishOrPrepare(all, held, out);
-      sealed.clear();
-      sealedHold.clear();
-      TimerHolds.releaseEventTime(sealedEnd, held);
+      publisher.publishOrPrepare(groups.all(), held, finalizer, out);
+      groups.clearAtCommit(held);
       return;
     }
     List<KV<Instant, List<WrittenFile>>> durable = new ArrayList<>();
     List<KV<String, KV<Instant, List<WrittenFile>>>> waiting = new ArrayList<>();
-    for (KV<String, KV<Instant, List<WrittenFile>>> marked : sealed.read()) {
+    for (KV<String, KV<Instant, List<WrittenFile>>> marked : groups.all()) {
       if (marks.isDurable(marked.getKey())) {
         durable.add(marked.getValue());
       } else {
         waiting.add(marked);
       }
     }
-    Instant next = null;
+    Instant next = held;
     if (!durable.isEmpty()) {
-      publish(durable, held, out);
-      sealed.clear();
-      for (KV<String, KV<Instant, List<WrittenFile>>> marked : waiting) {
-        sealed.add(marked);
-        Instant at = marked.getValue().getKey();
-        next = next == null || at.isBefore(next) ? at : next;
-      }
-    } else {
-      next = held;
+      publisher.publish(durable, held, out);
+      next = groups.replaceWith(waiting);
     }
-    if (next == null) {
-      sealedHold.clear(); // this timer fired: its hold is gone; the end timer's is released
-      TimerHolds.releaseEventTime(sealedEnd, held);
-      return;
-    }
-    // not before the firing timer's output timestamp: `held` was the smallest of all groups
-    sealedHold.write(next);
-    commit.withOutputTimestamp(next).offset(Duration.millis(pollMillis)).setRelative();
-    if (next.isAfter(held)) {
-      sealedEnd.withOutputTimestamp(next).set(GlobalWindow.INSTANCE.maxTimestamp());
-    }
+    groups.pollAgain(next, held);
   }
 
-  /** The input ended while groups were sealed: all published now (no checkpoint follows). */
+  /**
+   * The input ended while groups were sealed: all published now, or prepared for the final
+   * checkpoint (no regular checkpoint follows).
+   */
   @OnTimer(SEALED_END)
   public void onSealedEnd(
       OnTimerContext context,
       @StateId(SEALED) BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
       @StateId(SEALED_HOLD) ValueState<Instant> sealedHold,
       @TimerId(COMMIT) Timer commit,
+      @TimerId(SEALED_END) Timer sealedEnd,
       OutputReceiver<WrittenFile> out)
       throws IOException {
+    SealedGroups groups = sealed(sealed, sealedHold, commit, sealedEnd);
     if (context.fireTimestamp().isBefore(GlobalWindow.INSTANCE.maxTimestamp())
-        || sealedHold.read() == null) {
+        || groups.hold() == null) {
       return; // a released timer, or the sealed groups were published by the end timer
     }
-    List<KV<String, KV<Instant, List<WrittenFile>>>> groups = new ArrayList<>();
-    sealed.read().forEach(groups::add);
-    publishOrPrepare(groups, context.timestamp(), out);
-    sealed.clear();
-    sealedHold.clear();
-    TimerHolds.releaseProcessingTime(commit);
+    publisher.publishOrPrepare(groups.all(), context.timestamp(), finalizer, out);
+    groups.clearAtEnd();
   }
 
   /**
@@ -480,174 +402,14 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       List<WrittenFile> group,
       Instant timestamp,
       String mark,
-      BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
-      ValueState<Instant> sealedHold,
-      Timer commit,
-      Timer sealedEnd,
+      SealedGroups sealed,
       OutputReceiver<WrittenFile> out)
       throws IOException {
     if (pollMillis == 0) {
-      publish(List.of(KV.of(timestamp, group)), timestamp, out);
+      publisher.publish(List.of(KV.of(timestamp, group)), timestamp, out);
       return;
     }
-    sealed.add(KV.of(Objects.requireNonNull(mark, "arrival mark"), KV.of(timestamp, group)));
-    Instant held = sealedHold.read();
-    if (held == null || timestamp.isBefore(held)) {
-      // allowed: the timestamp is the current element's, or the firing timer's output timestamp
-      sealedHold.write(timestamp);
-      commit.withOutputTimestamp(timestamp).offset(Duration.millis(pollMillis)).setRelative();
-      sealedEnd.withOutputTimestamp(timestamp).set(GlobalWindow.INSTANCE.maxTimestamp());
-    }
-  }
-
-  private void publish(
-      List<KV<Instant, List<WrittenFile>>> groups,
-      Instant notBefore,
-      OutputReceiver<WrittenFile> out)
-      throws IOException {
-    for (KV<Instant, List<WrittenFile>> group : groups) {
-      sweepEarlierIntents(directoryOf(group.getValue()));
-      List<WrittenFile> visible =
-          compactor == null
-              ? PartitionCompactor.publishAlone(group.getValue())
-              : compactor.compact(group.getValue());
-      Instant at = group.getKey().isBefore(notBefore) ? notBefore : group.getKey();
-      for (WrittenFile file : visible) {
-        CompactionFailpoints.reached(CompactionFailpoints.Point.BEFORE_EMIT, file.path());
-        out.outputWithTimestamp(file, at);
-      }
-    }
-  }
-
-  /**
-   * The end of the input (on Flink): groups whose files are durable are published now; the others
-   * are <em>prepared</em>: an intent names them ({@link EndOfInputIntents}), the visible files they
-   * will become are emitted (their names are deterministic), and the final checkpoint's callback
-   * publishes them ({@link #publishPrepared}). Until that checkpoint completes a failure restores
-   * an earlier one and nothing of the last stretch has become visible; after it, no restore can
-   * take the writers back. Where no checkpoint follows ({@code pollMillis == 0}) all are published
-   * now.
-   */
-  private void publishOrPrepare(
-      List<KV<String, KV<Instant, List<WrittenFile>>>> marked,
-      Instant notBefore,
-      OutputReceiver<WrittenFile> out)
-      throws IOException {
-    List<KV<Instant, List<WrittenFile>>> now = new ArrayList<>();
-    List<KV<Instant, List<WrittenFile>>> atFinalCheckpoint = new ArrayList<>();
-    for (KV<String, KV<Instant, List<WrittenFile>>> group : marked) {
-      String mark = group.getKey();
-      if (pollMillis == 0 || mark == null || marks.isDurable(mark)) {
-        now.add(group.getValue());
-      } else if (finalizer == null) {
-        // cannot happen: a mark of this instance was taken in @ProcessElement, which kept a
-        // finalizer
-        LOG.warn(
-            "No bundle finalizer to publish {} at the final checkpoint: published now",
-            group.getValue().getValue());
-        now.add(group.getValue());
-      } else {
-        atFinalCheckpoint.add(group.getValue());
-      }
-    }
-    if (!now.isEmpty()) {
-      publish(now, notBefore, out);
-    }
-    if (!atFinalCheckpoint.isEmpty()) {
-      prepare(atFinalCheckpoint, notBefore, out);
-    }
-  }
-
-  /** Writes the partition's intent for {@code groups} and emits the files they will become. */
-  private void prepare(
-      List<KV<Instant, List<WrittenFile>>> groups,
-      Instant notBefore,
-      OutputReceiver<WrittenFile> out)
-      throws IOException {
-    List<WrittenFile> first = groups.get(0).getValue();
-    Path dir = directoryOf(first);
-    Prepared partition =
-        prepared.computeIfAbsent(dir, d -> new Prepared(first.get(0).partitionPath()));
-    groups.forEach(group -> partition.groups.add(group.getValue()));
-    // one intent per partition and attempt: a second end timer of the key rewrites it with all
-    // groups
-    Path intent =
-        EndOfInputIntents.write(
-            dir, writeUuid, partition.partitionPath, compactor != null, partition.groups);
-    partition.intent = intent;
-    EndOfInputIntents.deleteOthers(dir, writeUuid, intent); // ours before, and earlier attempts'
-    swept.add(dir);
-    CompactionFailpoints.reached(
-        CompactionFailpoints.Point.END_OF_INPUT_PREPARED, intent.toString());
-    if (!callbackRegistered) {
-      // collected by the next snapshot (the final checkpoint), run when it completes
-      Objects.requireNonNull(finalizer, "bundle finalizer")
-          .afterBundleCommit(Instant.now().plus(Duration.standardDays(7)), this::publishPrepared);
-      callbackRegistered = true;
-    }
-    LOG.debug(
-        "Prepared {} group(s) of {} for the final checkpoint ({})",
-        groups.size(),
-        dir,
-        intent.getFileName());
-    for (KV<Instant, List<WrittenFile>> group : groups) {
-      List<WrittenFile> visible =
-          compactor == null
-              ? EndOfInputIntents.renamed(group.getValue())
-              : compactor.preview(group.getValue());
-      Instant at = group.getKey().isBefore(notBefore) ? notBefore : group.getKey();
-      for (WrittenFile file : visible) {
-        out.outputWithTimestamp(file, at);
-      }
-    }
-  }
-
-  /**
-   * The final checkpoint completed: publishes every prepared group and deletes the intents. Runs on
-   * the task's thread before the task ends; a failure here is not retried by the runner (the
-   * intents stay for the post-job publish, {@link EndOfInputIntents#recover}).
-   */
-  private void publishPrepared() throws IOException {
-    for (Map.Entry<Path, Prepared> entry : new ArrayList<>(prepared.entrySet())) {
-      EndOfInputIntents.Intent intent = EndOfInputIntents.read(entry.getValue().intent);
-      List<WrittenFile> visible =
-          EndOfInputIntents.complete(
-              intent,
-              compactor,
-              path ->
-                  CompactionFailpoints.reached(
-                      CompactionFailpoints.Point.END_OF_INPUT_PUBLISHED, path.toString()));
-      prepared.remove(entry.getKey());
-      LOG.debug(
-          "Published {} file(s) of {} at the final checkpoint", visible.size(), entry.getKey());
-    }
-  }
-
-  /**
-   * Before this instance publishes into a partition for the first time: deletes the end-of-input
-   * intents an earlier, failed attempt left there. The replay now publishes those rows (or prepares
-   * them again under a newer intent), so such an intent names files that are no longer the truth.
-   */
-  private void sweepEarlierIntents(Path dir) throws IOException {
-    if (pollMillis == 0 || prepared.containsKey(dir) || !swept.add(dir)) {
-      return;
-    }
-    EndOfInputIntents.deleteOthers(dir, writeUuid, null);
-  }
-
-  private static Path directoryOf(List<WrittenFile> group) {
-    return Path.of(group.get(0).path()).getParent();
-  }
-
-  /** The groups prepared in one partition directory and their current intent. */
-  private static final class Prepared {
-    final String partitionPath;
-    final List<List<WrittenFile>> groups = new ArrayList<>();
-    @Nullable Path intent;
-
-    Prepared(String partitionPath) {
-      this.partitionPath = partitionPath;
-    }
+    sealed.add(mark, timestamp, group);
   }
 
   private PendingGroup pending(
@@ -658,5 +420,13 @@ final class GroupFilesFn extends DoFn<KV<String, WrittenFile>, WrittenFile> {
       Timer delay,
       Timer end) {
     return new PendingGroup(policy, files, bytes, hold, deadline, delay, end);
+  }
+
+  private SealedGroups sealed(
+      BagState<KV<String, KV<Instant, List<WrittenFile>>>> sealed,
+      ValueState<Instant> sealedHold,
+      Timer commit,
+      Timer sealedEnd) {
+    return new SealedGroups(sealed, sealedHold, commit, sealedEnd, pollMillis);
   }
 }
