@@ -91,13 +91,13 @@ import org.apache.beam.sdk.values.TupleTag;
  * StableInputEarlyReleaseWitnessTest}). A second failure right then restored the writer to before
  * such a file was closed, after it was published (seen as a restore failing for good on segments
  * already merged and deleted, with {@code --finishBundleBeforeCheckpointing}). The publish step is
- * the compaction step's grouping with every file its own group ({@link AutoCompaction}, which has
- * the full argument).
+ * the compaction step's grouping with every file its own group ({@code sink.publish.GroupFilesFn}
+ * has the full argument).
  *
  * <p>The last files of an input that ends (finite source, drain) that no checkpoint covers yet are
  * published when the job's final checkpoint completes, from an intent file the end of the input
- * writes (see {@code GroupFilesFn}); what that callback leaves undone, the post-job publish
- * finishes ({@code FileTableMaintenance.publishLeftovers}).
+ * writes (see {@code FinalCheckpointPublisher}); what that callback leaves undone, the post-job
+ * publish finishes ({@code FileTableMaintenance.publishLeftovers}).
  *
  * <h2>Leftovers of failed attempts</h2>
  *
