@@ -1,8 +1,10 @@
 package dev.filetables.pipelines.orders;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.apache.beam.sdk.annotations.Internal;
 
 /**
@@ -20,6 +22,14 @@ public final class EmitLog {
   private final AtomicLong firstMillis = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong lastMillis = new AtomicLong(Long.MIN_VALUE);
   private final Map<Long, Long> firstEmissionByRow = new ConcurrentHashMap<>();
+
+  /** Emissions from which the brake applies; {@code Long.MAX_VALUE}: no brake. */
+  private volatile long brakeAt = Long.MAX_VALUE;
+
+  private volatile double brakeRowsPerSecond;
+  private volatile BooleanSupplier brakeReleased = () -> true;
+  private volatile long brakeDeadlineNanos;
+  private final AtomicLong brakeStartNanos = new AtomicLong(Long.MIN_VALUE);
 
   private EmitLog(boolean perRow) {
     this.perRow = perRow;
@@ -52,6 +62,38 @@ public final class EmitLog {
     if (perRow) {
       firstEmissionByRow.putIfAbsent(row, nowMillis);
     }
+  }
+
+  /**
+   * Test support: from {@code atEmissions} emissions on, the source emits at most {@code
+   * rowsPerSecond} rows per second (over all its splits) until {@code released} holds or {@code
+   * atMost} has passed since the brake took hold. A failure test uses it to keep rows trickling
+   * while the steps it wants to crash in are still to come: on a loaded machine those steps come
+   * later in the run, and without the brake the input could end first.
+   */
+  public void brake(
+      long atEmissions, double rowsPerSecond, BooleanSupplier released, Duration atMost) {
+    this.brakeRowsPerSecond = rowsPerSecond;
+    this.brakeReleased = released;
+    this.brakeDeadlineNanos = atMost.toNanos();
+    this.brakeAt = atEmissions;
+  }
+
+  /**
+   * The pause between two rows of one of {@code splits} source splits while the brake holds, in
+   * nanoseconds; 0 without a brake.
+   */
+  long brakeNanosPerRow(int splits) {
+    if (emissions.get() < brakeAt) {
+      return 0;
+    }
+    long now = System.nanoTime();
+    brakeStartNanos.compareAndSet(Long.MIN_VALUE, now);
+    if (brakeReleased.getAsBoolean() || now - brakeStartNanos.get() > brakeDeadlineNanos) {
+      brakeAt = Long.MAX_VALUE;
+      return 0;
+    }
+    return (long) (1e9 * splits / brakeRowsPerSecond);
   }
 
   /** Rows emitted, counting rows emitted again after a restore. */

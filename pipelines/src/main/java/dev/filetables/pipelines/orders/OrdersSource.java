@@ -298,6 +298,7 @@ public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> 
     private @Nullable Row currentRow;
     private long startNanos = -1;
     private long emittedByThisReader;
+    private long lastEmitNanos;
 
     Reader(OrdersSource source, long nextRow) {
       this.source = source;
@@ -327,10 +328,24 @@ public final class OrdersSource extends UnboundedSource<Row, OrdersSource.Mark> 
         currentRow = null;
         return false;
       }
+      long brake = log == null ? 0 : log.brakeNanosPerRow(source.splitCount);
+      if (brake > 0) {
+        long now = System.nanoTime();
+        if (now - lastEmitNanos < brake) {
+          current = -1;
+          currentRow = null;
+          return false;
+        }
+        // the rate limit resumes from here when the brake is released, without a burst
+        if (lastEmitNanos > 0) {
+          startNanos += Math.max(0, now - lastEmitNanos - (long) nanosPerRow);
+        }
+      }
       current = nextRow;
       currentRow = source.orders.row(current);
       nextRow += source.splitCount;
       emittedByThisReader++;
+      lastEmitNanos = System.nanoTime();
       if (log != null) {
         log.emitted(current, System.currentTimeMillis());
       }

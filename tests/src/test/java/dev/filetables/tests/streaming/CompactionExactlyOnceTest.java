@@ -15,6 +15,7 @@ import dev.filetables.transforms.sink.compact.CompactionFailpoints;
 import dev.filetables.transforms.sink.compact.CompactionFailpoints.Point;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -155,6 +156,17 @@ class CompactionExactlyOnceTest {
           }
         });
     long seed = FailureSeeds.seed(test);
+    Set<String> wanted = new HashSet<>();
+    for (String table : List.of("json", "parquet")) {
+      for (Point point : Point.values()) {
+        if (point != Point.END_OF_INPUT_PREPARED
+            && point != Point.END_OF_INPUT_PUBLISHED
+            && point != Point.AFTER_RENAME) {
+          wanted.add(table + " " + point);
+        }
+      }
+    }
+    StreamingScenarios.slowFrom72PercentUntil(() -> crashed.containsAll(wanted));
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir, sinks, ORDERS, ROWS, ROWS_PER_SECOND, 2, seed, Duration.ofSeconds(240));

@@ -90,6 +90,7 @@ class ExactlyOnceUnderFailuresTest {
   }
 
   private void visibleRowsAreExactlyTheInput(long seed) throws Exception {
+    StreamingScenarios.slowFrom72PercentUntil(() -> renameCrashes.size() == 2);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,

@@ -79,6 +79,8 @@ class PartitionCommitUnderFailuresTest {
           }
         });
     try {
+      StreamingScenarios.slowFrom72PercentUntil(
+          () -> commitCrashes.size() == CommitFailpoints.Point.values().length);
       FailureOutcome outcome =
           StreamingScenarios.runWithFailures(
               dir,

@@ -99,6 +99,7 @@ class RollAtCommitExactlyOnceTest {
           }
         });
     long seed = FailureSeeds.seed(test);
+    StreamingScenarios.slowFrom72PercentUntil(() -> crashed.size() == 2 * BUNDLE_END.size());
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,

@@ -93,6 +93,7 @@ class SegmentCombineExactlyOnceTest {
           }
         });
     long seed = FailureSeeds.seed(test);
+    StreamingScenarios.slowFrom72PercentUntil(() -> crashed.size() == 2 * COMBINE.size());
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,

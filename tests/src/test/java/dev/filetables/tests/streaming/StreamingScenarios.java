@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
@@ -691,6 +692,12 @@ final class StreamingScenarios {
     LOG.info("Failure plan: {}", plan);
     String logId = UUID.randomUUID().toString();
     EmitLog log = EmitLog.create(logId, false);
+    BooleanSupplier crashesDone = untilCrashesDone;
+    untilCrashesDone = null;
+    if (crashesDone != null) {
+      // below the 80 % after which the suites inject no crash (the input must not end meanwhile)
+      log.brake(totalRows * 72 / 100, BRAKE_ROWS_PER_SECOND, crashesDone, BRAKE_AT_MOST);
+    }
     runningLog = log;
     OrdersSource source =
         OrdersSource.of(orders)
@@ -717,6 +724,27 @@ final class StreamingScenarios {
       FailureInjector.forget(plan);
       EmitLog.remove(logId);
     }
+  }
+
+  /**
+   * The source's rate while it waits for the planned crashes (see {@link #slowFrom72PercentUntil}).
+   */
+  private static final double BRAKE_ROWS_PER_SECOND = 25;
+
+  /** The longest the source waits for them: the suite then fails, naming the crash not reached. */
+  private static final Duration BRAKE_AT_MOST = Duration.ofSeconds(90);
+
+  private static volatile BooleanSupplier untilCrashesDone;
+
+  /**
+   * Makes the next {@link #runWithFailures} slow its source to a trickle (25 rows/s) from 72 % of
+   * its rows on until {@code crashesDone} holds (at most {@link #BRAKE_AT_MOST}). A suite that must
+   * crash at each of several sink steps, and only while the input goes on, uses it: on a loaded
+   * machine checkpoints come less often, so the steps come later in the run, and the input could
+   * otherwise end before the last of them (the test then failed although nothing was wrong).
+   */
+  static void slowFrom72PercentUntil(BooleanSupplier crashesDone) {
+    untilCrashesDone = crashesDone;
   }
 
   /**

@@ -73,7 +73,7 @@ import org.apache.beam.sdk.values.TupleTag;
  * <h2>Visibility only at commit points</h2>
  *
  * A closed file is handed to {@link DurablePublish}, a stateful step keyed by partition that keeps
- * the file's name, size and counts in state with the {@code CommitMarks} mark of the bundle it
+ * the file's name, size and counts in state with the {@code CheckpointMarks} mark of the bundle it
  * arrived in, and renames it to its visible name {@code part-<uuid>-<writer>-<counter><ext>} (and
  * deletes its segments, also those a failed attempt wrote beyond the recorded count) once that mark
  * is durable: the bundle finalizer of that bundle ran, i.e. the checkpoint taken after the file's
