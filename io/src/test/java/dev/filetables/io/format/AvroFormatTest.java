@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.filetables.io.format.avro.AvroSchemas;
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableDefinitionException;
+import dev.filetables.io.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -61,11 +62,11 @@ class AvroFormatTest extends BulkFormatContractTest {
 
   @Test
   void writesTheDocumentedAvroSchemaReadableByGenericReaders() throws IOException {
-    byte[] file = write(format(Map.of()), ALL_TYPES, specialRows());
+    byte[] file = write(format(Map.of()), AllTypes.SCHEMA, AllTypes.specialRows());
     try (DataFileReader<GenericRecord> reader =
         new DataFileReader<>(new SeekableByteArrayInput(file), new GenericDatumReader<>())) {
       org.apache.avro.Schema schema = reader.getSchema();
-      assertEquals(AvroSchemas.toAvro(ALL_TYPES), schema);
+      assertEquals(AvroSchemas.toAvro(AllTypes.SCHEMA), schema);
       assertEquals("snappy", reader.getMetaString("avro.codec"));
       assertEquals(
           "[\"null\",{\"type\":\"bytes\",\"logicalType\":\"decimal\",\"precision\":38,\"scale\":10}]",
@@ -92,8 +93,8 @@ class AvroFormatTest extends BulkFormatContractTest {
   @ValueSource(strings = {"null", "deflate", "snappy", "bzip2", "zstandard", "SNAPPY"})
   void everyOfferedCodecWorks(String codec) throws IOException {
     FileFormat format = format(Map.of("codec", codec));
-    List<Row> rows = randomRows(300, 5);
-    assertEquals(rows, readAll(format, write(format, ALL_TYPES, rows), ALL_TYPES));
+    List<Row> rows = AllTypes.randomRows(300, 5);
+    assertEquals(rows, readAll(format, write(format, AllTypes.SCHEMA, rows), AllTypes.SCHEMA));
   }
 
   @Test

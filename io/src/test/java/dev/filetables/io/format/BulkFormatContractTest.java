@@ -7,12 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableDefinitionException;
+import dev.filetables.io.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.channels.SeekableByteChannel;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -23,7 +22,6 @@ import java.util.TreeSet;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
-import org.joda.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** The FileFormat contract, checked for each bulk format by a subclass. */
@@ -42,139 +40,6 @@ abstract class BulkFormatContractTest {
 
   /** How many row groups / blocks a file holds, to check a test really made many. */
   abstract int unitCount(byte[] file) throws IOException;
-
-  static final Schema ALL_TYPES =
-      Schema.builder()
-          .addField("id", ColumnType.BIGINT.fieldType())
-          .addNullableField("s", ColumnType.STRING.fieldType())
-          .addField("s_nn", ColumnType.STRING.fieldType())
-          .addNullableField("b", ColumnType.BOOLEAN.fieldType())
-          .addNullableField("i", ColumnType.INT.fieldType())
-          .addNullableField("l", ColumnType.BIGINT.fieldType())
-          .addNullableField("f", ColumnType.FLOAT.fieldType())
-          .addNullableField("d", ColumnType.DOUBLE.fieldType())
-          .addNullableField("dec9", ColumnType.decimal(9, 2))
-          .addNullableField("dec18", ColumnType.decimal(18, 4))
-          .addNullableField("dec38", ColumnType.decimal(38, 10))
-          .addField("dec_nn", ColumnType.decimal(5, 0))
-          .addNullableField("day", ColumnType.DATE.fieldType())
-          .addNullableField("ts", ColumnType.TIMESTAMP.fieldType())
-          .addField("ts_nn", ColumnType.TIMESTAMP.fieldType())
-          .addNullableField("ltz", ColumnType.TIMESTAMP_LTZ.fieldType())
-          .addField("i_nn", ColumnType.INT.fieldType())
-          .build();
-
-  static List<Row> specialRows() {
-    List<Row> rows = new ArrayList<>();
-    rows.add(
-        Row.withSchema(ALL_TYPES)
-            .addValues(
-                0L,
-                "zürich € 日本 😀",
-                "",
-                true,
-                Integer.MIN_VALUE,
-                Long.MIN_VALUE,
-                -1.5f,
-                Double.MAX_VALUE,
-                new BigDecimal("-1234567.89"),
-                new BigDecimal("-99999999999999.9999"),
-                new BigDecimal("-1234567890123456789012345678.0123456789"),
-                new BigDecimal("-99999"),
-                LocalDate.of(1969, 12, 31),
-                LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_000_000),
-                LocalDateTime.of(1900, 1, 1, 0, 0, 0, 1_000_000),
-                new Instant(-1L),
-                Integer.MAX_VALUE)
-            .build());
-    rows.add(
-        Row.withSchema(ALL_TYPES)
-            .addValues(
-                1L,
-                "",
-                "nicht leer",
-                false,
-                Integer.MAX_VALUE,
-                Long.MAX_VALUE,
-                Float.MAX_VALUE,
-                -0.0,
-                new BigDecimal("9999999.99"),
-                new BigDecimal("0.0001"),
-                new BigDecimal("99999999999999999999999999.9999999999"),
-                new BigDecimal("0"),
-                LocalDate.of(1, 1, 1),
-                LocalDateTime.of(2262, 4, 11, 23, 47, 16, 854_000_000),
-                LocalDateTime.of(1970, 1, 1, 0, 0),
-                new Instant(1_700_000_000_123L),
-                0)
-            .build());
-    rows.add(
-        Row.withSchema(ALL_TYPES)
-            .addValues(
-                2L,
-                null,
-                "x",
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                new BigDecimal("12345"),
-                null,
-                null,
-                LocalDateTime.of(2024, 2, 29, 12, 0, 0, 7_000_000),
-                null,
-                -1)
-            .build());
-    return rows;
-  }
-
-  static List<Row> randomRows(int n, long seed) {
-    Random random = new Random(seed);
-    List<Row> rows = new ArrayList<>();
-    for (int k = 0; k < n; k++) {
-      rows.add(
-          Row.withSchema(ALL_TYPES)
-              .addValues(
-                  (long) k + 1000,
-                  nullOr(random, "näme-" + random.nextInt(50)),
-                  "status-" + random.nextInt(5),
-                  nullOr(random, random.nextBoolean()),
-                  nullOr(random, random.nextInt()),
-                  nullOr(random, random.nextLong()),
-                  nullOr(random, random.nextFloat() * 1000),
-                  nullOr(random, random.nextGaussian() * 1e6),
-                  nullOr(
-                      random,
-                      BigDecimal.valueOf(random.nextInt(2_000_000_000) - 1_000_000_000L, 2)),
-                  nullOr(
-                      random, BigDecimal.valueOf(random.nextLong() % 100_000_000_000_000_000L, 4)),
-                  nullOr(
-                      random,
-                      new BigDecimal(new java.math.BigInteger(120, random), 10)
-                          .multiply(BigDecimal.valueOf(random.nextBoolean() ? 1 : -1))),
-                  BigDecimal.valueOf(random.nextInt(199_999) - 99_999),
-                  nullOr(random, LocalDate.ofEpochDay(random.nextInt(100_000) - 50_000)),
-                  nullOr(random, localDateTime(random)),
-                  localDateTime(random),
-                  nullOr(random, new Instant(random.nextLong() % 10_000_000_000_000L)),
-                  random.nextInt())
-              .build());
-    }
-    return rows;
-  }
-
-  private static LocalDateTime localDateTime(Random random) {
-    long millis = random.nextLong() % 8_000_000_000_000L;
-    return dev.filetables.io.format.internal.TimeValues.localDateTime(millis);
-  }
-
-  private static <T> T nullOr(Random random, T value) {
-    return random.nextInt(5) == 0 ? null : value;
-  }
 
   byte[] write(FileFormat format, Schema schema, List<Row> rows) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -205,10 +70,10 @@ abstract class BulkFormatContractTest {
   @Test
   void everyColumnTypeRoundTripsWithNulls() throws IOException {
     FileFormat format = format(Map.of());
-    List<Row> rows = new ArrayList<>(specialRows());
-    rows.addAll(randomRows(500, 42));
-    byte[] file = write(format, ALL_TYPES, rows);
-    List<Row> back = readAll(format, file, ALL_TYPES);
+    List<Row> rows = new ArrayList<>(AllTypes.specialRows());
+    rows.addAll(AllTypes.randomRows(500, 42));
+    byte[] file = write(format, AllTypes.SCHEMA, rows);
+    List<Row> back = readAll(format, file, AllTypes.SCHEMA);
     assertEquals(rows.size(), back.size());
     for (int k = 0; k < rows.size(); k++) {
       assertEquals(rows.get(k), back.get(k), "row " + k);
@@ -221,16 +86,16 @@ abstract class BulkFormatContractTest {
   @Test
   void emptyFileReadsNoRows() throws IOException {
     FileFormat format = format(Map.of());
-    byte[] file = write(format, ALL_TYPES, List.of());
+    byte[] file = write(format, AllTypes.SCHEMA, List.of());
     assertTrue(file.length > 0);
-    assertEquals(List.of(), readAll(format, file, ALL_TYPES));
+    assertEquals(List.of(), readAll(format, file, AllTypes.SCHEMA));
   }
 
   @Test
   void randomRangesReadEachRowExactlyOnce() throws IOException {
     FileFormat format = format(smallUnitOptions());
-    List<Row> rows = randomRows(3000, 7);
-    byte[] file = write(format, ALL_TYPES, rows);
+    List<Row> rows = AllTypes.randomRows(3000, 7);
+    byte[] file = write(format, AllTypes.SCHEMA, rows);
     assertTrue(unitCount(file) >= 10, "expected many row groups/blocks, got " + unitCount(file));
     Random random = new Random(3);
     for (int attempt = 0; attempt < 5; attempt++) {
@@ -244,7 +109,8 @@ abstract class BulkFormatContractTest {
       points.add(file.length);
       List<Row> back = new ArrayList<>();
       for (int k = 0; k + 1 < points.size(); k++) {
-        back.addAll(read(format, file, ByteRange.of(points.get(k), points.get(k + 1)), ALL_TYPES));
+        back.addAll(
+            read(format, file, ByteRange.of(points.get(k), points.get(k + 1)), AllTypes.SCHEMA));
       }
       assertSameRows(rows, back);
     }
@@ -254,7 +120,7 @@ abstract class BulkFormatContractTest {
       List<ByteRange> ranges = format.split(channel, file.length, file.length / 7);
       assertTrue(ranges.size() >= 7);
       for (ByteRange range : ranges) {
-        back.addAll(read(format, file, range, ALL_TYPES));
+        back.addAll(read(format, file, range, AllTypes.SCHEMA));
       }
     }
     assertSameRows(rows, back);
@@ -340,7 +206,7 @@ abstract class BulkFormatContractTest {
   @Test
   void onlyMissingColumnsRequestedGivesAllNullRows() throws IOException {
     FileFormat format = format(Map.of());
-    byte[] file = write(format, ALL_TYPES, randomRows(25, 1));
+    byte[] file = write(format, AllTypes.SCHEMA, AllTypes.randomRows(25, 1));
     Schema wanted =
         Schema.builder().addNullableField("absent", ColumnType.STRING.fieldType()).build();
     List<Row> back = readAll(format, file, wanted);
@@ -354,8 +220,8 @@ abstract class BulkFormatContractTest {
         (FileFormat)
             org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(
                 format(smallUnitOptions()));
-    List<Row> rows = randomRows(100, 2);
-    assertEquals(rows, readAll(format, write(format, ALL_TYPES, rows), ALL_TYPES));
+    List<Row> rows = AllTypes.randomRows(100, 2);
+    assertEquals(rows, readAll(format, write(format, AllTypes.SCHEMA, rows), AllTypes.SCHEMA));
   }
 
   @Test
@@ -419,8 +285,8 @@ abstract class BulkFormatContractTest {
   void estimatedSizeGrowsWithRows() throws IOException {
     FileFormat format = format(Map.of());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    List<Row> rows = randomRows(30_000, 11);
-    try (RowWriter writer = format.createWriter(out, ALL_TYPES)) {
+    List<Row> rows = AllTypes.randomRows(30_000, 11);
+    try (RowWriter writer = format.createWriter(out, AllTypes.SCHEMA)) {
       long previous = writer.estimatedSize();
       long start = previous;
       for (int k = 0; k < rows.size(); k++) {

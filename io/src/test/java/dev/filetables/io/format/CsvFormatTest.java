@@ -1,11 +1,9 @@
 package dev.filetables.io.format;
 
-import static dev.filetables.io.format.RowFormatTestSupport.ALL_TYPES;
+import static dev.filetables.io.format.RowFormatTestSupport.ONE_OF_EACH;
 import static dev.filetables.io.format.RowFormatTestSupport.TWO;
 import static dev.filetables.io.format.RowFormatTestSupport.dec;
-import static dev.filetables.io.format.RowFormatTestSupport.fixedRows;
 import static dev.filetables.io.format.RowFormatTestSupport.format;
-import static dev.filetables.io.format.RowFormatTestSupport.randomRows;
 import static dev.filetables.io.format.RowFormatTestSupport.read;
 import static dev.filetables.io.format.RowFormatTestSupport.readAll;
 import static dev.filetables.io.format.RowFormatTestSupport.readRange;
@@ -23,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableDefinitionException;
+import dev.filetables.io.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -53,16 +52,16 @@ class CsvFormatTest {
   void roundTripsEveryTypeThroughFileFormats() throws IOException {
     FileFormat format = FileFormats.forName("csv", Map.of());
     assertEquals(".csv", format.extension());
-    List<Row> rows = fixedRows();
-    Path file = write(format, dir, "all", ALL_TYPES, rows);
-    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    List<Row> rows = AllTypes.specialRows();
+    Path file = write(format, dir, "all", AllTypes.SCHEMA, rows);
+    assertEquals(rows, readAll(format, file, AllTypes.SCHEMA));
   }
 
   @Test
   void roundTripsRandomRows() throws IOException {
-    List<Row> rows = randomRows(new Random(1), 500);
-    Path file = write(csv(), dir, "random", ALL_TYPES, rows);
-    assertEquals(rows, readAll(csv(), file, ALL_TYPES));
+    List<Row> rows = AllTypes.randomRows(new Random(1), 500);
+    Path file = write(csv(), dir, "random", AllTypes.SCHEMA, rows);
+    assertEquals(rows, readAll(csv(), file, AllTypes.SCHEMA));
   }
 
   @Test
@@ -92,7 +91,7 @@ class CsvFormatTest {
                 null,
                 null,
                 null));
-    Path file = write(csv(), dir, "text", ALL_TYPES, rows);
+    Path file = write(csv(), dir, "text", ONE_OF_EACH, rows);
     assertEquals(
         "\"a,b\",true,1,-2,1.5,1.0E10,-1.5000000000,2024-01-02,2024-01-02 03:04:05.006,"
             + "1969-12-31 23:59:59.999Z\n"
@@ -184,18 +183,16 @@ class CsvFormatTest {
   @Test
   void estimatedSizeCountsEveryByte() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RowWriter writer = csv().createWriter(out, ALL_TYPES);
+    RowWriter writer = csv().createWriter(out, AllTypes.SCHEMA);
     assertEquals(0, writer.estimatedSize());
-    for (Row row : randomRows(new Random(2), 3000)) {
+    for (Row row : AllTypes.randomRows(new Random(2), 3000)) {
       writer.write(row);
     }
     long estimated = writer.estimatedSize();
     writer.close();
     assertEquals(out.size(), estimated);
     assertTrue(estimated > 64 * 1024, "buffer was flushed at least once");
-    assertThrows(
-        IOException.class,
-        () -> writer.write(row(null, null, null, null, null, null, null, null, null, null)));
+    assertThrows(IOException.class, () -> writer.write(AllTypes.specialRows().get(2)));
   }
 
   @Test
@@ -203,9 +200,9 @@ class CsvFormatTest {
     FileFormat format =
         org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(
             csv("field-delimiter", "|", "null-literal", "N"));
-    List<Row> rows = fixedRows();
-    Path file = write(format, dir, "ser", ALL_TYPES, rows);
-    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    List<Row> rows = AllTypes.specialRows();
+    Path file = write(format, dir, "ser", AllTypes.SCHEMA, rows);
+    assertEquals(rows, readAll(format, file, AllTypes.SCHEMA));
     assertEquals(csv("field-delimiter", "|", "null-literal", "N").toString(), format.toString());
   }
 
@@ -247,9 +244,9 @@ class CsvFormatTest {
   void rangesTogetherReadEveryRowOnceForRandomFilesAndTargets() throws IOException {
     Random random = new Random(42);
     for (int f = 0; f < 25; f++) {
-      List<Row> rows = randomRows(random, random.nextInt(60));
+      List<Row> rows = AllTypes.randomRows(random, random.nextInt(60));
       FileFormat format = f % 3 == 0 ? csv("allow-comments", "true") : csv();
-      Path file = write(format, dir, "r" + f, ALL_TYPES, rows);
+      Path file = write(format, dir, "r" + f, AllTypes.SCHEMA, rows);
       if (f % 2 == 1) {
         // the same records with CRLF line ends outside quotes, a BOM and comments (for f % 3 == 0)
         file = crlfVariant(file, f % 3 == 0);
@@ -258,24 +255,26 @@ class CsvFormatTest {
       for (int t = 0; t < 8; t++) {
         long target = 1 + random.nextInt((int) Math.max(1, size / 2 + 1));
         assertEquals(
-            rows, readSplit(format, file, ALL_TYPES, target), "file " + f + " target " + target);
+            rows,
+            readSplit(format, file, AllTypes.SCHEMA, target),
+            "file " + f + " target " + target);
       }
       if (size < 4000) { // one range per byte: every possible boundary
-        assertEquals(rows, readSplit(format, file, ALL_TYPES, 1));
+        assertEquals(rows, readSplit(format, file, AllTypes.SCHEMA, 1));
       }
     }
   }
 
   @Test
   void readsThroughChannelsWithShortReads() throws IOException {
-    List<Row> rows = randomRows(new Random(9), 200);
-    Path file = write(csv(), dir, "short", ALL_TYPES, rows);
+    List<Row> rows = AllTypes.randomRows(new Random(9), 200);
+    Path file = write(csv(), dir, "short", AllTypes.SCHEMA, rows);
     long size = Files.size(file);
     List<Row> read = new ArrayList<>();
     try (SeekableByteChannel ch =
         new LineRangeReaderTest.ShortReads(Files.newByteChannel(file), 5)) {
       for (ByteRange range : csv().split(ch, size, 1000)) {
-        try (RowReader reader = csv().createReader(ch, size, range, ALL_TYPES)) {
+        try (RowReader reader = csv().createReader(ch, size, range, AllTypes.SCHEMA)) {
           for (Row row = reader.next(); row != null; row = reader.next()) {
             read.add(row);
           }
@@ -325,15 +324,15 @@ class CsvFormatTest {
   void fieldDelimiterOptionsIncludingTabEscape() throws IOException {
     for (String delimiter : new String[] {"\\t", "\t", "|", ";", "-", " ", ":", "0", "\\u0001"}) {
       FileFormat format = csv("field-delimiter", delimiter);
-      List<Row> rows = fixedRows();
+      List<Row> rows = AllTypes.specialRows();
       Path file =
           write(
               format,
               dir,
               "delim" + (int) delimiter.charAt(delimiter.length() - 1),
-              ALL_TYPES,
+              AllTypes.SCHEMA,
               rows);
-      assertEquals(rows, readAll(format, file, ALL_TYPES), "delimiter " + delimiter);
+      assertEquals(rows, readAll(format, file, AllTypes.SCHEMA), "delimiter " + delimiter);
     }
     Path file = write(csv("field-delimiter", "\\t"), dir, "tab", TWO, List.of(two(1, "a b")));
     assertEquals("1\ta b\n", read(file));
@@ -350,9 +349,9 @@ class CsvFormatTest {
   @Test
   void escapeCharacterOption() throws IOException {
     FileFormat format = csv("escape-character", "\\");
-    List<Row> rows = fixedRows();
-    Path file = write(format, dir, "esc", ALL_TYPES, rows);
-    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    List<Row> rows = AllTypes.specialRows();
+    Path file = write(format, dir, "esc", AllTypes.SCHEMA, rows);
+    assertEquals(rows, readAll(format, file, AllTypes.SCHEMA));
     Path text = writeText(dir, "esc.csv", "1,a\\,b\\nc\n2,\"q\\\"x\"\n");
     assertEquals(List.of(two(1, "a,b\nc"), two(2, "q\"x")), readAll(format, text, TWO));
   }

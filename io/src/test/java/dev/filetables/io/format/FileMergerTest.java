@@ -1,11 +1,13 @@
 package dev.filetables.io.format;
 
+import static dev.filetables.io.testing.AllTypes.SCHEMA;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.format.parquet.ChannelInputFile;
+import dev.filetables.io.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -34,8 +36,6 @@ class FileMergerTest {
     System.setProperty("org.slf4j.simpleLogger.log.org.apache.hadoop", "warn");
   }
 
-  private static final Schema SCHEMA = BulkFormatContractTest.ALL_TYPES;
-
   @TempDir Path dir;
 
   private static FileFormat format(String name) {
@@ -44,10 +44,7 @@ class FileMergerTest {
 
   /** Three segments as the streaming sink writes them: special rows, then random batches. */
   private List<List<Row>> segments() {
-    return List.of(
-        BulkFormatContractTest.specialRows(),
-        BulkFormatContractTest.randomRows(300, 7),
-        BulkFormatContractTest.randomRows(1, 8));
+    return List.of(AllTypes.specialRows(), AllTypes.randomRows(300, 7), AllTypes.randomRows(1, 8));
   }
 
   private Path writeFile(FileFormat format, String name, List<Row> rows) throws IOException {
@@ -114,8 +111,8 @@ class FileMergerTest {
   @Test
   void rowFormatsAreConcatenatedByteForByte() throws IOException {
     FileFormat format = format("csv");
-    Path a = writeFile(format, "a", BulkFormatContractTest.specialRows());
-    Path b = writeFile(format, "b", BulkFormatContractTest.randomRows(20, 1));
+    Path a = writeFile(format, "a", AllTypes.specialRows());
+    Path b = writeFile(format, "b", AllTypes.randomRows(20, 1));
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     expected.write(Files.readAllBytes(a));
     expected.write(Files.readAllBytes(b));
@@ -128,7 +125,7 @@ class FileMergerTest {
     List<Path> inputs = new ArrayList<>();
     int groups = 0;
     for (int i = 0; i < 3; i++) {
-      Path input = writeFile(format, "p" + i, BulkFormatContractTest.randomRows(50, i));
+      Path input = writeFile(format, "p" + i, AllTypes.randomRows(50, i));
       inputs.add(input);
       groups += parquetRowGroups(Files.readAllBytes(input));
     }
@@ -142,7 +139,7 @@ class FileMergerTest {
     List<Path> inputs = new ArrayList<>();
     int blocks = 0;
     for (int i = 0; i < 3; i++) {
-      Path input = writeFile(format, "a" + i, BulkFormatContractTest.randomRows(100, i));
+      Path input = writeFile(format, "a" + i, AllTypes.randomRows(100, i));
       inputs.add(input);
       blocks += avroBlocks(Files.readAllBytes(input));
     }
@@ -155,7 +152,7 @@ class FileMergerTest {
   void singleInputMergesIntoAnEquivalentFile() throws IOException {
     for (String name : List.of("csv", "json", "avro", "parquet")) {
       FileFormat format = format(name);
-      Path only = writeFile(format, name, BulkFormatContractTest.randomRows(10, 3));
+      Path only = writeFile(format, name, AllTypes.randomRows(10, 3));
       byte[] merged = merge(FileMergers.of(format, SCHEMA), List.of(only));
       assertEquals(
           BulkFormatContractTest.readAll(format, Files.readAllBytes(only), SCHEMA),
@@ -166,12 +163,12 @@ class FileMergerTest {
 
   @Test
   void avroRejectsInputsOfAnotherCodec() throws IOException {
-    Path snappy = writeFile(format("avro"), "snappy", BulkFormatContractTest.randomRows(5, 1));
+    Path snappy = writeFile(format("avro"), "snappy", AllTypes.randomRows(5, 1));
     Path deflate =
         writeFile(
             FileFormats.forName("avro", Map.of("codec", "deflate")),
             "deflate",
-            BulkFormatContractTest.randomRows(5, 2));
+            AllTypes.randomRows(5, 2));
     IOException e =
         assertThrows(
             IOException.class,
@@ -219,8 +216,8 @@ class FileMergerTest {
         };
     FileMerger merger = FileMergers.of(wrapped, SCHEMA);
     assertTrue(merger instanceof RewritingMerger);
-    Path a = writeFile(wrapped, "a", BulkFormatContractTest.randomRows(5, 1));
-    Path b = writeFile(wrapped, "b", BulkFormatContractTest.randomRows(5, 2));
+    Path a = writeFile(wrapped, "a", AllTypes.randomRows(5, 1));
+    Path b = writeFile(wrapped, "b", AllTypes.randomRows(5, 2));
     List<Row> expected =
         new ArrayList<>(BulkFormatContractTest.readAll(csv, Files.readAllBytes(a), SCHEMA));
     expected.addAll(BulkFormatContractTest.readAll(csv, Files.readAllBytes(b), SCHEMA));

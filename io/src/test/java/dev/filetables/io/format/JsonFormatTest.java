@@ -1,11 +1,9 @@
 package dev.filetables.io.format;
 
-import static dev.filetables.io.format.RowFormatTestSupport.ALL_TYPES;
+import static dev.filetables.io.format.RowFormatTestSupport.ONE_OF_EACH;
 import static dev.filetables.io.format.RowFormatTestSupport.TWO;
 import static dev.filetables.io.format.RowFormatTestSupport.dec;
-import static dev.filetables.io.format.RowFormatTestSupport.fixedRows;
 import static dev.filetables.io.format.RowFormatTestSupport.format;
-import static dev.filetables.io.format.RowFormatTestSupport.randomRows;
 import static dev.filetables.io.format.RowFormatTestSupport.read;
 import static dev.filetables.io.format.RowFormatTestSupport.readAll;
 import static dev.filetables.io.format.RowFormatTestSupport.readRange;
@@ -22,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableDefinitionException;
+import dev.filetables.io.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -50,20 +49,20 @@ class JsonFormatTest {
   void roundTripsEveryType() throws IOException {
     FileFormat format = json();
     assertEquals(".json", format.extension());
-    List<Row> rows = fixedRows();
-    Path file = write(format, dir, "all", ALL_TYPES, rows);
-    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    List<Row> rows = AllTypes.specialRows();
+    Path file = write(format, dir, "all", AllTypes.SCHEMA, rows);
+    assertEquals(rows, readAll(format, file, AllTypes.SCHEMA));
   }
 
   @Test
   void roundTripsRandomRowsInBothTimestampStandards() throws IOException {
-    List<Row> rows = randomRows(new Random(3), 500);
+    List<Row> rows = AllTypes.randomRows(new Random(3), 500);
     for (String standard : new String[] {"SQL", "ISO-8601"}) {
       FileFormat format = json("timestamp-format.standard", standard);
-      Path file = write(format, dir, "random-" + standard, ALL_TYPES, rows);
-      assertEquals(rows, readAll(format, file, ALL_TYPES));
+      Path file = write(format, dir, "random-" + standard, AllTypes.SCHEMA, rows);
+      assertEquals(rows, readAll(format, file, AllTypes.SCHEMA));
       // the other standard reads it too
-      assertEquals(rows, readAll(json(), file, ALL_TYPES));
+      assertEquals(rows, readAll(json(), file, AllTypes.SCHEMA));
     }
   }
 
@@ -83,7 +82,7 @@ class JsonFormatTest {
                 LocalDateTime.of(2024, 1, 2, 3, 4, 5, 6_000_000),
                 new Instant(-1L)),
             row(null, null, null, null, Float.NaN, null, null, null, null, null));
-    Path file = write(json(), dir, "text", ALL_TYPES, rows);
+    Path file = write(json(), dir, "text", ONE_OF_EACH, rows);
     assertEquals(
         "{\"s\":\"a\\\"b\\nc\",\"b\":true,\"i\":1,\"l\":-2,\"f\":1.5,\"d\":1.0E10,"
             + "\"dec\":100.0000000000,\"dt\":\"2024-01-02\",\"ts\":\"2024-01-02 03:04:05.006\","
@@ -97,7 +96,7 @@ class JsonFormatTest {
             json("timestamp-format.standard", "ISO-8601"),
             dir,
             "iso",
-            ALL_TYPES,
+            ONE_OF_EACH,
             rows.subList(0, 1));
     assertTrue(
         read(iso)
@@ -286,9 +285,9 @@ class JsonFormatTest {
   @Test
   void estimatedSizeCountsEveryByte() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    RowWriter writer = json().createWriter(out, ALL_TYPES);
+    RowWriter writer = json().createWriter(out, AllTypes.SCHEMA);
     assertEquals(0, writer.estimatedSize());
-    for (Row row : randomRows(new Random(4), 2000)) {
+    for (Row row : AllTypes.randomRows(new Random(4), 2000)) {
       writer.write(row);
     }
     long estimated = writer.estimatedSize();
@@ -301,9 +300,9 @@ class JsonFormatTest {
     FileFormat format =
         org.apache.beam.sdk.util.SerializableUtils.ensureSerializable(
             json("encode.ignore-null-fields", "true"));
-    List<Row> rows = fixedRows();
-    Path file = write(format, dir, "ser", ALL_TYPES, rows);
-    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    List<Row> rows = AllTypes.specialRows();
+    Path file = write(format, dir, "ser", AllTypes.SCHEMA, rows);
+    assertEquals(rows, readAll(format, file, AllTypes.SCHEMA));
     assertEquals(json("encode.ignore-null-fields", "true").toString(), format.toString());
   }
 
@@ -326,8 +325,8 @@ class JsonFormatTest {
   void rangesTogetherReadEveryRowOnceForRandomFilesAndTargets() throws IOException {
     Random random = new Random(7);
     for (int f = 0; f < 25; f++) {
-      List<Row> rows = randomRows(random, random.nextInt(40));
-      Path file = write(json(), dir, "r" + f, ALL_TYPES, rows);
+      List<Row> rows = AllTypes.randomRows(random, random.nextInt(40));
+      Path file = write(json(), dir, "r" + f, AllTypes.SCHEMA, rows);
       if (f % 2 == 1) {
         String crlf = read(file).replace("\n", "\r\n");
         file = writeText(dir, "r" + f + "-crlf.json", crlf);
@@ -336,10 +335,12 @@ class JsonFormatTest {
       for (int t = 0; t < 8; t++) {
         long target = 1 + random.nextInt((int) Math.max(1, size / 2 + 1));
         assertEquals(
-            rows, readSplit(json(), file, ALL_TYPES, target), "file " + f + " target " + target);
+            rows,
+            readSplit(json(), file, AllTypes.SCHEMA, target),
+            "file " + f + " target " + target);
       }
       if (size < 4000) { // one range per byte: every possible boundary
-        assertEquals(rows, readSplit(json(), file, ALL_TYPES, 1));
+        assertEquals(rows, readSplit(json(), file, AllTypes.SCHEMA, 1));
       }
     }
   }

@@ -11,6 +11,7 @@ import dev.filetables.io.format.parquet.ChannelInputFile;
 import dev.filetables.io.format.parquet.StreamOutputFile;
 import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableDefinitionException;
+import dev.filetables.io.testing.AllTypes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -64,7 +65,7 @@ class ParquetFormatTest extends BulkFormatContractTest {
 
   @Test
   void writesTheDocumentedParquetSchema() throws IOException {
-    byte[] file = write(format(Map.of()), ALL_TYPES, specialRows());
+    byte[] file = write(format(Map.of()), AllTypes.SCHEMA, AllTypes.specialRows());
     ParquetMetadata footer = footer(file);
     MessageType expected =
         MessageTypeParser.parseMessageType(
@@ -97,8 +98,8 @@ class ParquetFormatTest extends BulkFormatContractTest {
   @ValueSource(strings = {"UNCOMPRESSED", "snappy", "GZIP", "ZSTD", "LZ4_RAW", "none"})
   void everyOfferedCodecWorks(String codec) throws IOException {
     FileFormat format = format(Map.of("compression", codec, "compression.codec.zstd.level", "5"));
-    List<Row> rows = randomRows(300, 5);
-    assertEquals(rows, readAll(format, write(format, ALL_TYPES, rows), ALL_TYPES));
+    List<Row> rows = AllTypes.randomRows(300, 5);
+    assertEquals(rows, readAll(format, write(format, AllTypes.SCHEMA, rows), AllTypes.SCHEMA));
   }
 
   @Test
@@ -112,9 +113,9 @@ class ParquetFormatTest extends BulkFormatContractTest {
                 "false",
                 "page.row.count.limit",
                 "100"));
-    List<Row> rows = randomRows(1000, 5);
-    byte[] file = write(format, ALL_TYPES, rows);
-    assertEquals(rows, readAll(format, file, ALL_TYPES));
+    List<Row> rows = AllTypes.randomRows(1000, 5);
+    byte[] file = write(format, AllTypes.SCHEMA, rows);
+    assertEquals(rows, readAll(format, file, AllTypes.SCHEMA));
   }
 
   @Test
