@@ -1,16 +1,14 @@
 package dev.filetables.transforms;
 
-import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.MetadataColumn;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.io.testing.AllTypes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -26,10 +24,12 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
-import org.apache.beam.sdk.schemas.logicaltypes.SqlTypes;
 import org.apache.beam.sdk.values.Row;
 
-/** Shared fixtures: a table with every column type, deterministic rows, collecting outputs. */
+/**
+ * Shared fixtures: tables of every column type ({@link AllTypes}), deterministic rows, collecting
+ * outputs.
+ */
 final class TestTables {
   private TestTables() {}
 
@@ -42,20 +42,8 @@ final class TestTables {
 
   static final List<Integer> HOUR_VALUES = Arrays.asList(0, 12, null);
 
-  /** Data columns of every supported type. */
-  static final Schema DATA_COLUMNS =
-      Schema.builder()
-          .addInt64Field("id")
-          .addNullableField("name", FieldType.STRING)
-          .addNullableField("amount", ColumnType.decimal(10, 2))
-          .addNullableField("day", FieldType.logicalType(SqlTypes.DATE))
-          .addNullableField("ts", FieldType.logicalType(SqlTypes.DATETIME))
-          .addNullableField("ltz", FieldType.DATETIME)
-          .addNullableField("flag", FieldType.BOOLEAN)
-          .addNullableField("score", FieldType.DOUBLE)
-          .addNullableField("small", FieldType.INT32)
-          .addNullableField("ratio", FieldType.FLOAT)
-          .build();
+  /** Data columns of every supported type: the shared "all types" table of the tests. */
+  static final Schema DATA_COLUMNS = AllTypes.SCHEMA;
 
   /** Data columns plus partition columns {@code dt STRING, hour INT}. */
   static final Schema PHYSICAL =
@@ -103,35 +91,25 @@ final class TestTables {
     return table.toBuilder().setSchema(schema.build()).setMetadataColumns(columns).build();
   }
 
-  /** {@code count} deterministic rows of {@code schema} (PHYSICAL or DATA_COLUMNS). */
+  /**
+   * {@code count} deterministic rows of {@code schema} (PHYSICAL or DATA_COLUMNS): random data
+   * columns ({@link AllTypes#randomRows}), and partition values such that every (dt, hour)
+   * combination occurs.
+   */
   static List<Row> rows(Schema schema, int count) {
+    List<Row> data = AllTypes.randomRows(count, 20200520L);
+    if (schema.equals(DATA_COLUMNS)) {
+      return data;
+    }
     List<Row> rows = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      Map<String, Object> v = new HashMap<>();
-      v.put("id", (long) i);
-      v.put("name", i % 7 == 3 ? null : "name " + i + (i % 5 == 0 ? ", \"quoted\"; ü" : ""));
-      v.put("amount", i % 11 == 4 ? null : BigDecimal.valueOf(i * 37L - 500, 2));
-      v.put("day", i % 13 == 5 ? null : LocalDate.of(2020, 1, 1).plusDays(i));
-      v.put(
-          "ts",
-          i % 17 == 6
-              ? null
-              : LocalDateTime.of(2020, 5, 20, 12, 0)
-                  .plusSeconds(i * 61L)
-                  .plusNanos((i % 1000) * 1_000_000L));
-      v.put("ltz", i % 19 == 7 ? null : new org.joda.time.Instant(1_590_000_000_000L + i * 1001L));
-      v.put("flag", i % 23 == 8 ? null : i % 2 == 0);
-      v.put("score", i % 29 == 9 ? null : i * 0.25 - 10);
-      v.put("small", i % 31 == 10 ? null : i % 100 - 50);
-      v.put("ratio", i % 37 == 11 ? null : i * 0.5f);
-      // every (dt, hour) combination occurs
-      v.put("dt", DT_VALUES.get(i % DT_VALUES.size()));
-      v.put("hour", HOUR_VALUES.get(i / DT_VALUES.size() % HOUR_VALUES.size()));
-      Row.Builder row = Row.withSchema(schema);
-      for (Schema.Field field : schema.getFields()) {
-        row.addValue(v.get(field.getName()));
-      }
-      rows.add(row.build());
+      rows.add(
+          Row.withSchema(schema)
+              .addValues(data.get(i).getValues())
+              .addValues(
+                  DT_VALUES.get(i % DT_VALUES.size()),
+                  HOUR_VALUES.get(i / DT_VALUES.size() % HOUR_VALUES.size()))
+              .build());
     }
     return rows;
   }
