@@ -3,17 +3,15 @@ package dev.filetables.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import dev.filetables.io.testing.AllTypes;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -36,7 +34,6 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
-import org.apache.beam.sdk.schemas.logicaltypes.SqlTypes;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -64,18 +61,10 @@ class BothRunnersRoundTripTest {
       Arrays.asList("2020-05-20", "a/b", "x=y", "100%", "with space", "ünïcødé ✓", "null", null);
   private static final List<Integer> HOUR_VALUES = Arrays.asList(7, 23, null);
 
+  /** The shared "all types" table, partitioned by {@code dt STRING, hour INT}. */
   private static final Schema SCHEMA =
       Schema.builder()
-          .addInt64Field("id")
-          .addNullableField("name", FieldType.STRING)
-          .addNullableField("amount", ColumnType.decimal(12, 3))
-          .addNullableField("day", FieldType.logicalType(SqlTypes.DATE))
-          .addNullableField("ts", FieldType.logicalType(SqlTypes.DATETIME))
-          .addNullableField("ltz", FieldType.DATETIME)
-          .addNullableField("flag", FieldType.BOOLEAN)
-          .addNullableField("score", FieldType.DOUBLE)
-          .addNullableField("small", FieldType.INT32)
-          .addNullableField("ratio", FieldType.FLOAT)
+          .addFields(AllTypes.SCHEMA.getFields())
           .addNullableField("dt", FieldType.STRING)
           .addNullableField("hour", FieldType.INT32)
           .build();
@@ -203,28 +192,16 @@ class BothRunnersRoundTripTest {
     return options;
   }
 
+  /** Random rows of all types ({@link AllTypes#randomRows}), in every (dt, hour) partition. */
   private static List<Row> rows(int count) {
+    List<Row> data = AllTypes.randomRows(count, 20200229L);
     List<Row> rows = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       rows.add(
           Row.withSchema(SCHEMA)
+              .addValues(data.get(i).getValues())
               .addValues(
-                  (long) i,
-                  i % 7 == 3 ? null : "name " + i + (i % 5 == 0 ? ", \"quoted\"; ü" : ""),
-                  i % 11 == 4 ? null : BigDecimal.valueOf(i * 1234L - 99_999, 3),
-                  i % 13 == 5 ? null : LocalDate.of(2019, 12, 31).plusDays(i),
-                  i % 17 == 6
-                      ? null
-                      : LocalDateTime.of(2020, 2, 29, 23, 59)
-                          .plusSeconds(i * 7L)
-                          .plusNanos(i % 1000 * 1_000_000L),
-                  i % 19 == 7 ? null : new org.joda.time.Instant(1_582_934_400_000L + i * 999L),
-                  i % 23 == 8 ? null : i % 3 == 0,
-                  i % 29 == 9 ? null : i * 1.5 - 100,
-                  i % 31 == 10 ? null : -i,
-                  i % 37 == 11 ? null : i * 0.25f,
-                  DT_VALUES.get(i % DT_VALUES.size()),
-                  HOUR_VALUES.get(i % HOUR_VALUES.size()))
+                  DT_VALUES.get(i % DT_VALUES.size()), HOUR_VALUES.get(i % HOUR_VALUES.size()))
               .build());
     }
     return rows;
