@@ -17,7 +17,9 @@ import org.joda.time.Instant;
 /**
  * The "all types" table of the tests: a schema with a column of every {@link ColumnType}, rows of
  * values that are easy to get wrong (extremes, unicode, empty strings, nulls) and random rows by
- * seed. Format, coder and pipeline tests write these rows and expect them back unchanged.
+ * seed. Format, coder and pipeline tests write these rows and expect them back unchanged. A test
+ * that needs more columns (partition keys) or fewer builds its schema from {@link #SCHEMA}'s fields
+ * rather than listing them again.
  */
 public final class AllTypes {
   private AllTypes() {}
@@ -50,7 +52,7 @@ public final class AllTypes {
           .build();
 
   /** Strings that trip up text formats: delimiters, quotes, line breaks, null look-alikes. */
-  public static final List<String> TRICKY_STRINGS =
+  private static final List<String> TRICKY_STRINGS =
       List.of(
           "",
           " ",
@@ -222,8 +224,8 @@ public final class AllTypes {
   }
 
   /**
-   * A row of the given nullable values (dec38 as text); the NOT NULL columns repeat the nullable
-   * column of their type (a zero value where it is null), dec9 and dec18 are null.
+   * A row of the given nullable values (dec38 as text). s_nn, ts_nn and i_nn repeat s, ts and i
+   * ("", 1970-01-01 00:00 and 0 where those are null), dec_nn is 0, dec9 and dec18 are null.
    */
   private static Row limits(
       long id,
