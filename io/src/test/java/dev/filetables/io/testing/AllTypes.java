@@ -9,6 +9,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.values.Row;
@@ -21,6 +22,7 @@ import org.joda.time.Instant;
  * that needs more columns (partition keys) or fewer builds its schema from {@link #SCHEMA}'s fields
  * rather than listing them again.
  */
+@Internal
 public final class AllTypes {
   private AllTypes() {}
 
