@@ -115,14 +115,8 @@ final class DdlStatementParser {
         }
         columns.add(column);
       }
-      Token separator = tokens.take();
-      if (separator.isSymbol(")")) {
+      if (tokens.listEnds("after a column")) {
         break;
-      }
-      if (!separator.isSymbol(",")) {
-        throw tokens.error(
-            separator.location(),
-            "expected ',' or ')' after a column but found " + separator.describe());
       }
     }
     if (columns.isEmpty()) {
@@ -148,14 +142,8 @@ final class DdlStatementParser {
         }
         partitionKeys.add(key);
         partitionKeyLocations.put(key, at);
-        Token separator = tokens.take();
-        if (separator.isSymbol(")")) {
+        if (tokens.listEnds("in PARTITIONED BY")) {
           break;
-        }
-        if (!separator.isSymbol(",")) {
-          throw tokens.error(
-              separator.location(),
-              "expected ',' or ')' in PARTITIONED BY but found " + separator.describe());
         }
       }
     }
@@ -280,17 +268,8 @@ final class DdlStatementParser {
       }
       options.put(key.text(), value.text());
       locations.put(key.text(), key.location());
-      Token separator = tokens.take();
-      if (separator.isSymbol(")")) {
+      if (tokens.listEnds("after option '" + key.text() + "'")) {
         return;
-      }
-      if (!separator.isSymbol(",")) {
-        throw tokens.error(
-            separator.location(),
-            "expected ',' or ')' after option '"
-                + key.text()
-                + "' but found "
-                + separator.describe());
       }
     }
   }

@@ -91,6 +91,23 @@ final class DdlTokens {
   }
 
   /** An exception whose message starts with the position, as {@link DdlStatement#errorAt} does. */
+  /**
+   * Takes the separator after an item of a parenthesized list: true at its closing {@code )}, false
+   * at a {@code ,}; anything else is an error "expected ',' or ')' {@code where} but found …".
+   */
+  boolean listEnds(String where) {
+    Token separator = take();
+    if (separator.isSymbol(")")) {
+      return true;
+    }
+    if (!separator.isSymbol(",")) {
+      throw error(
+          separator.location(),
+          "expected ',' or ')' " + where + " but found " + separator.describe());
+    }
+    return false;
+  }
+
   TableDefinitionException error(Location at, String message) {
     return new TableDefinitionException(DdlStatement.prefix(sourceName, at) + message);
   }
