@@ -4,6 +4,7 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.source.ReadResult;
 import dev.filetables.transforms.source.ReadSteps;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PInput;
@@ -20,6 +21,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * always been, and their names are the Flink operator uids that savepoints are restored by.
  * Internal (public for {@code KafkaTableSource}).
  */
+@Internal
 public final class ReadWithDeadLetters<InputT extends PInput>
     extends PTransform<InputT, PCollection<Row>> {
   private static final long serialVersionUID = 1L;

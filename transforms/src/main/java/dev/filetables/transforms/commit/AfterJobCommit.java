@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Commits a partition after the writing job has ended, for the post-job publish: a partition whose
@@ -17,6 +18,7 @@ import java.util.Optional;
  * commits while hidden files of the write are left). Runs the table's commit policies in their
  * order, as the job's committer does ({@link PartitionCommitter}); policies are idempotent.
  */
+@Internal
 public final class AfterJobCommit {
   /** The reason a commit context carries for these commits. */
   public static final String AFTER_JOB = "after-job";

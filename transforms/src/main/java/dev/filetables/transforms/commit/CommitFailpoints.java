@@ -1,11 +1,14 @@
 package dev.filetables.transforms.commit;
 
+import org.apache.beam.sdk.annotations.Internal;
+
 /**
  * Test hook: lets a test make a partition commit fail at a chosen step, to check that the retry
  * after the failure still commits every partition once all of its rows are visible. Production code
  * never sets it; the default does nothing. Static because the Flink mini-cluster of a test runs in
  * the test's JVM.
  */
+@Internal
 public final class CommitFailpoints {
   private CommitFailpoints() {}
 

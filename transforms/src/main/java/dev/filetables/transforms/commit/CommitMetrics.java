@@ -1,5 +1,6 @@
 package dev.filetables.transforms.commit;
 
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Distribution;
 import org.apache.beam.sdk.metrics.Metrics;
@@ -8,6 +9,7 @@ import org.apache.beam.sdk.metrics.Metrics;
  * Beam metrics of partition commits, namespace {@value #NAMESPACE}; query them per step with {@code
  * MetricNameFilter.named(CommitMetrics.NAMESPACE, CommitMetrics.COMMITTED)}.
  */
+@Internal
 public final class CommitMetrics {
   private CommitMetrics() {}
 

@@ -3,6 +3,7 @@ package dev.filetables.transforms.runner;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * When the runner last completed a commit point (a Flink checkpoint) for a write, as seen in this
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * RollingPolicy.nextAligned}); nothing about correctness depends on it. One entry per write id, so
  * it stays tiny.
  */
+@Internal
 public final class CheckpointClock {
   private static final ConcurrentHashMap<String, AtomicLong> LAST = new ConcurrentHashMap<>();
 

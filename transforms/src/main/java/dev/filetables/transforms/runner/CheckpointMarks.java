@@ -2,6 +2,7 @@ package dev.filetables.transforms.runner;
 
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.transforms.DoFn.BundleFinalizer;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -25,6 +26,7 @@ import org.joda.time.Instant;
  * non-portable runners hand out a {@link BundleFinalizer} (not in {@code @OnTimer} or
  * {@code @StartBundle}).
  */
+@Internal
 public final class CheckpointMarks {
   private final String instance = UUID.randomUUID().toString();
   private final AtomicLong durableUpTo = new AtomicLong(-1);

@@ -2,6 +2,7 @@ package dev.filetables.transforms.runner;
 
 import java.lang.reflect.Method;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
@@ -9,6 +10,7 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * any runner: the options interface is looked up by name and viewed with {@link
  * PipelineOptions#as}, which works whether or not the user created the options from it.
  */
+@Internal
 public final class SinkRunnerOptions {
   static final String FLINK_OPTIONS = "org.apache.beam.runners.flink.FlinkPipelineOptions";
   static final String DIRECT_OPTIONS = "org.apache.beam.runners.direct.DirectOptions";

@@ -1,5 +1,6 @@
 package dev.filetables.transforms.runner;
 
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.state.Timer;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
@@ -18,6 +19,7 @@ import org.joda.time.Instant;
  *
  * <p>Not part of the public API: shared by the sink's stateful steps.
  */
+@Internal
 public final class TimerHolds {
   private TimerHolds() {}
 

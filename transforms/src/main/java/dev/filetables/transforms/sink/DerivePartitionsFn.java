@@ -1,6 +1,7 @@
 package dev.filetables.transforms.sink;
 
 import dev.filetables.io.partition.time.PartitionDeriver;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.Row;
 
@@ -10,6 +11,7 @@ import org.apache.beam.sdk.values.Row;
  * to and the time that partition is committed at come from the same pattern and formatter and can
  * never disagree.
  */
+@Internal
 public final class DerivePartitionsFn extends DoFn<Row, Row> {
   private static final long serialVersionUID = 1L;
 

@@ -3,12 +3,14 @@ package dev.filetables.transforms.sink;
 import dev.filetables.io.files.PartFileName;
 import java.io.Serializable;
 import java.nio.file.Path;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Where the part files of one write go: {@code root/<partition path>/} with names from {@link
  * PartFileName} carrying this write's uuid, so files of different writes never collide and a write
  * can recognise its own in-progress leftovers.
  */
+@Internal
 public final class PartFiles implements Serializable {
   private static final long serialVersionUID = 1L;
 

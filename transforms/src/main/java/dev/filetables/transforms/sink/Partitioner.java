@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.values.Row;
@@ -23,6 +24,7 @@ import org.apache.beam.sdk.values.Row;
  * stay in it (the common case for sorted or clustered input), and a small LRU map remembers the
  * directory strings of recently seen partitions; projection copies value references into one list.
  */
+@Internal
 public final class Partitioner implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final int RECENT_PARTITIONS = 256;

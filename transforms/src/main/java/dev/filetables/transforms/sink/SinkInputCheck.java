@@ -5,6 +5,7 @@ import dev.filetables.io.table.TableSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.Field;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
@@ -19,6 +20,7 @@ import org.apache.beam.sdk.schemas.Schema.TypeName;
  * be NOT NULL in the input where the table allows null, never the reverse; input columns the table
  * does not have are an error (dropping them silently would lose data). Field order does not matter.
  */
+@Internal
 public final class SinkInputCheck {
   private SinkInputCheck() {}
 

@@ -1,5 +1,6 @@
 package dev.filetables.transforms.source;
 
+import org.apache.beam.sdk.annotations.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,6 +9,7 @@ import org.slf4j.LoggerFactory;
  * {@link #PER_MINUTE} of each minute, then one line saying how many were not logged. A feed with
  * millions of bad records must not drown the workers' logs; the metrics still count them all.
  */
+@Internal
 public final class BadRecordLog {
   static final int PER_MINUTE = 20;
   private static final Logger LOG = LoggerFactory.getLogger(BadRecordLog.class);

@@ -12,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -32,6 +33,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the table's charset) and {@code raw_base64} (the same bytes, always, when the format has raw
  * records: CSV and JSON); {@code error_class}, {@code error_message}; {@code error_time}.
  */
+@Internal
 public final class DeadLetterTable {
   private DeadLetterTable() {}
 

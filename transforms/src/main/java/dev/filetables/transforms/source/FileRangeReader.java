@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.values.Row;
@@ -59,6 +60,7 @@ import org.slf4j.LoggerFactory;
  *       not a valid file of its format and is a bad file.
  * </ul>
  */
+@Internal
 public final class FileRangeReader implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(FileRangeReader.class);

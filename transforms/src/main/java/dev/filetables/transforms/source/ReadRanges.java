@@ -4,6 +4,7 @@ import dev.filetables.io.files.DataFile;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -14,6 +15,7 @@ import org.apache.beam.sdk.values.TupleTagList;
  * into byte ranges, read each range into rows of the table schema. The caller spreads the work
  * between steps (e.g. with {@code Reshuffle.viaRandomKey()}).
  */
+@Internal
 public final class ReadRanges {
   private ReadRanges() {}
 

@@ -1,5 +1,6 @@
 package dev.filetables.transforms.source;
 
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 
@@ -8,6 +9,7 @@ import org.apache.beam.sdk.values.Row;
  * the table's policy is {@code dead-letter}). The read leaves the dead letters to whoever wires it,
  * so the source packages do not depend on the sink.
  */
+@Internal
 public final class ReadResult {
   private final PCollection<Row> rows;
   private final PCollection<Row> deadLetters;

@@ -1,6 +1,7 @@
 package dev.filetables.transforms.source;
 
 import java.io.Serializable;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.values.PInput;
 
 /**
@@ -9,6 +10,7 @@ import org.apache.beam.sdk.values.PInput;
  * own: the dead-letter write ({@code WriteDeadLetters}) has always sat beside them under one step,
  * and step names are the Flink operator uids that savepoints are restored by.
  */
+@Internal
 public interface ReadSteps<InputT extends PInput> extends Serializable {
   /** Applies the read's steps to {@code input}, within the step being expanded. */
   ReadResult applyTo(InputT input);

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.Field;
 import org.apache.beam.sdk.values.Row;
@@ -23,6 +24,7 @@ import org.apache.beam.sdk.values.Row;
  * <p>The plan (which output column comes from which file column) is computed once; per file the
  * constants are computed once ({@link #constantsFor}); per row only value references are copied.
  */
+@Internal
 public final class RowAssembler implements Serializable {
   private static final long serialVersionUID = 1L;
 

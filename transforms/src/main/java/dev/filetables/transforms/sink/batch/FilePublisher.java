@@ -14,12 +14,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Makes the in-progress files of one write visible and removes what failed attempts of the same
  * write left behind. Every step is idempotent, so a retried publish finishes the job of an
  * interrupted one.
  */
+@Internal
 public final class FilePublisher {
   private final PartFiles files;
 

@@ -6,6 +6,7 @@ import dev.filetables.transforms.sink.WrittenFileCoder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * also waits for every writer to finish), then one DoFn renames each to its visible name and
  * deletes the write's leftovers from failed attempts. Outputs the published files (visible paths).
  */
+@Internal
 public final class PublishFiles
     extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -25,6 +26,7 @@ import org.apache.beam.sdk.values.Row;
  * <p>Not thread-safe and not serializable: a DoFn creates one per bundle (or per key group). The
  * streaming sink can reuse it and roll on time by calling {@link #roll}.
  */
+@Internal
 public final class RollingFileWriters implements AutoCloseable {
   private static final int BUFFER_BYTES = 64 * 1024;
 

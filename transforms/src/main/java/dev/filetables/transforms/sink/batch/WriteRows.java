@@ -8,6 +8,7 @@ import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import dev.filetables.transforms.sink.batch.ShardRowsFn.Sharding;
 import java.util.OptionalInt;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -31,6 +32,7 @@ import org.apache.beam.sdk.values.Row;
  *
  * Input rows must have passed {@link SinkInputCheck}.
  */
+@Internal
 public final class WriteRows extends PTransform<PCollection<Row>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;
 

@@ -1,10 +1,13 @@
 package dev.filetables.transforms.sink.compact;
 
+import org.apache.beam.sdk.annotations.Internal;
+
 /**
  * Test hook: lets a test make a compaction fail at a chosen step, to check that a retry after the
  * failure still leaves every row visible exactly once. Production code never sets it; the default
  * does nothing. Static because the Flink mini-cluster of a test runs in the test's JVM.
  */
+@Internal
 public final class CompactionFailpoints {
   private CompactionFailpoints() {}
 

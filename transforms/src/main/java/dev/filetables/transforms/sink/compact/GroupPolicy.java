@@ -2,6 +2,7 @@ package dev.filetables.transforms.sink.compact;
 
 import java.io.Serializable;
 import java.time.Duration;
+import org.apache.beam.sdk.annotations.Internal;
 import org.joda.time.Instant;
 
 /**
@@ -17,6 +18,7 @@ import org.joda.time.Instant;
  * Files of several commit points end up in one group when they arrive within the delay. The rules
  * are applied to the publish step's keyed state by {@link PendingGroup}.
  */
+@Internal
 public final class GroupPolicy implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.annotations.Internal;
 import org.joda.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +61,7 @@ import org.slf4j.LoggerFactory;
  *
  * An input missing with no visible file holding it is an error (someone else deleted it).
  */
+@Internal
 public final class PartitionCompactor {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionCompactor.class);
   private static final String IN_PROGRESS = ".inprogress";

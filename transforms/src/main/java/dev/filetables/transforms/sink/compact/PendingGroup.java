@@ -4,6 +4,7 @@ import dev.filetables.transforms.runner.TimerHolds;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.Timer;
 import org.apache.beam.sdk.state.ValueState;
@@ -19,6 +20,7 @@ import org.joda.time.Instant;
  * carry the smallest timestamp as output timestamp, so the step's output watermark stays at or
  * below the rows still pending. A view over the state cells and timers of one key, made per call.
  */
+@Internal
 public final class PendingGroup {
   private final GroupPolicy policy;
   private final BagState<WrittenFile> files;

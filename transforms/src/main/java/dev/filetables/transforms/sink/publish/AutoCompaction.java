@@ -9,6 +9,7 @@ import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
 import dev.filetables.transforms.sink.compact.GroupPolicy;
 import dev.filetables.transforms.sink.compact.PartitionCompactor;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -39,6 +40,7 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * stay hidden until their group's merged file is visible, so the partition commit, which waits for
  * every hidden file of the write in the partition, commits a partition only after its compaction.
  */
+@Internal
 public final class AutoCompaction
     extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;

@@ -1,6 +1,7 @@
 package dev.filetables.transforms.sink.publish;
 
 import dev.filetables.transforms.sink.WrittenFile;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.values.PCollection;
 
@@ -19,6 +20,7 @@ import org.apache.beam.sdk.values.PCollection;
  * checkpoint holding it completes after a restore. Pending files hold the step's output watermark
  * until they are published.
  */
+@Internal
 public final class DurablePublish
     extends PTransform<PCollection<WrittenFile>, PCollection<WrittenFile>> {
   private static final long serialVersionUID = 1L;

@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.annotations.Internal;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Instant;
 import org.slf4j.Logger;
@@ -58,6 +59,7 @@ import org.slf4j.LoggerFactory;
  * PartitionCompactor} and then deletes the intent: running it again, or after a crash midway, is
  * safe.
  */
+@Internal
 public final class EndOfInputIntents {
   private static final Logger LOG = LoggerFactory.getLogger(EndOfInputIntents.class);
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.CustomCoder;
 import org.apache.beam.sdk.coders.RowCoder;
@@ -34,6 +35,7 @@ import org.joda.time.ReadableInstant;
  * <p>Layout: a null bitmap (one bit per field), then each non-null value: strings and decimals'
  * unscaled bytes length-prefixed, numbers and times fixed width or var-int.
  */
+@Internal
 public final class FileRowCoder extends CustomCoder<Row> {
   private static final long serialVersionUID = 1L;
 

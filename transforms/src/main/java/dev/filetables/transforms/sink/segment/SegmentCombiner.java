@@ -3,6 +3,7 @@ package dev.filetables.transforms.sink.segment;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Decides when the segment files of an open part file are combined, so that a file open for a long
@@ -22,6 +23,7 @@ import java.util.List;
  * A state that holds more files than allowed (restored from a sink without combining) has its tail
  * combined into one at once.
  */
+@Internal
 public final class SegmentCombiner implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.LongPredicate;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -28,6 +29,7 @@ import org.apache.beam.sdk.values.Row;
  * kept in state, so a replay after a restore rewrites the same names (replacing what a failed
  * attempt left) instead of adding new files.
  */
+@Internal
 public final class SegmentFiles {
   private static final int BUFFER_BYTES = 64 * 1024;
   private static final String IN_PROGRESS = ".inprogress";

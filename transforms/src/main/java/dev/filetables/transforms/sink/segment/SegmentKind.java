@@ -1,6 +1,9 @@
 package dev.filetables.transforms.sink.segment;
 
+import org.apache.beam.sdk.annotations.Internal;
+
 /** What a streaming part file's segments hold, and so how they become the part file on roll. */
+@Internal
 public enum SegmentKind {
   /**
    * Complete small files of the table's format, merged without decoding (byte concatenation for

@@ -7,6 +7,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
@@ -20,6 +21,7 @@ import org.apache.beam.sdk.values.Row;
  * <p>Opening replaces a file of the same name: after a restore the replayed rows rewrite the
  * segment the failed attempt wrote under that name.
  */
+@Internal
 public abstract class SegmentWriter implements AutoCloseable {
   static final int BUFFER_BYTES = 64 * 1024;
 

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
@@ -17,6 +18,7 @@ import org.apache.beam.sdk.values.Row;
  * other) into one file of the table's format: each row is decoded once and written once, so the
  * format lays out the file as if it had been written in one go (Parquet: full row groups).
  */
+@Internal
 public final class SpillMerger implements FileMerger {
   private static final long serialVersionUID = 1L;
 

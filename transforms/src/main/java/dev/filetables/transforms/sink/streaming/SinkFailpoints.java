@@ -1,5 +1,7 @@
 package dev.filetables.transforms.sink.streaming;
 
+import org.apache.beam.sdk.annotations.Internal;
+
 /**
  * Test hook: lets a test make the streaming writer fail at a chosen step of closing files at a
  * bundle end (roll at the commit point) or of combining the segment files of an open file, to check
@@ -7,6 +9,7 @@ package dev.filetables.transforms.sink.streaming;
  * it; the default does nothing. Static because the Flink mini-cluster of a test runs in the test's
  * JVM.
  */
+@Internal
 public final class SinkFailpoints {
   private SinkFailpoints() {}
 

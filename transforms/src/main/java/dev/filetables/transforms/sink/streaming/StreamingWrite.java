@@ -15,6 +15,7 @@ import dev.filetables.transforms.sink.segment.SegmentFiles;
 import dev.filetables.transforms.sink.segment.SegmentKind;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -205,6 +206,7 @@ import org.apache.beam.sdk.values.TupleTag;
  * watermarks only between bundles, so event-time progress downstream (partition-time commits) can
  * lag by up to the bundle time. The sink logs a warning when the bundle options make segments tiny.
  */
+@Internal
 public final class StreamingWrite extends PTransform<PCollection<Row>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;
 

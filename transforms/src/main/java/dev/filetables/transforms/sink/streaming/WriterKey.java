@@ -2,12 +2,14 @@ package dev.filetables.transforms.sink.streaming;
 
 import com.google.auto.value.AutoValue;
 import java.io.Serializable;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Who writes a row in the streaming sink: its partition directory and the writer (0..N-1) within
  * that partition. Each key has at most one open part file; its state lives in keyed state.
  */
 @AutoValue
+@Internal
 public abstract class WriterKey implements Serializable {
   private static final long serialVersionUID = 1L;
 

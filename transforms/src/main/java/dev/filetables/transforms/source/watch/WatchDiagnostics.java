@@ -9,11 +9,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * Measurements of the watcher's bookkeeping for benchmarks: the encoded size of a shard's
  * restriction (what a checkpoint holds) after many files, and the cost of one poll of a directory.
  */
+@Internal
 public final class WatchDiagnostics {
   private WatchDiagnostics() {}
 

@@ -6,6 +6,7 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.source.DeadLetterTable;
 import dev.filetables.transforms.source.ReadResult;
 import dev.filetables.transforms.source.ReadSteps;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PBegin;
@@ -71,6 +72,7 @@ import org.apache.beam.sdk.values.TupleTagList;
  * emits the maximum watermark after its element. Without the option use {@code process-time}
  * commits on Flink.
  */
+@Internal
 public final class WatchedRead implements ReadSteps<PBegin> {
   private static final long serialVersionUID = 1L;
 
