@@ -63,8 +63,9 @@ public abstract class PartitionCommitContext {
 
   /**
    * For a {@code partition-time} commit, the instant the watermark had passed: partition time in
-   * the watermark time zone + delay. Empty for {@code process-time} commits and at the end of
-   * input.
+   * the watermark time zone + delay; also at the end of input, where the final watermark passes
+   * every partition at once. Empty for {@code process-time} commits and when the partition time
+   * cannot be extracted.
    */
   public abstract Optional<Instant> watermark();
 
