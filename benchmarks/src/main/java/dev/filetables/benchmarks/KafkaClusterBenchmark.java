@@ -2,6 +2,7 @@ package dev.filetables.benchmarks;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.RecordEncoder;
 import dev.filetables.io.format.parquet.ChannelInputFile;
 import dev.filetables.io.kafka.KafkaTableSpec;
@@ -252,7 +253,7 @@ public final class KafkaClusterBenchmark {
         if (files.containsKey(file.path())) {
           continue;
         }
-        Path path = Path.of(file.path());
+        Path path = TablePaths.of(file.path());
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
             ParquetFileReader reader =
                 ParquetFileReader.open(new ChannelInputFile(channel, channel.size()))) {

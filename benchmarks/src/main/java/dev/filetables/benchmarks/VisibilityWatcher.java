@@ -2,6 +2,7 @@ package dev.filetables.benchmarks;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.testfixtures.TableContents;
@@ -78,7 +79,7 @@ final class VisibilityWatcher implements AutoCloseable {
       if (fileVisibleMillis.containsKey(file.path())) {
         continue;
       }
-      long visibleAt = visibleTime(Path.of(file.path()), now);
+      long visibleAt = visibleTime(TablePaths.of(file.path()), now);
       fileVisibleMillis.put(file.path(), visibleAt);
       lastNewFileMillis.accumulateAndGet(visibleAt, Math::max);
       if (readRows) {

@@ -10,12 +10,14 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableMaintenance;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code compact <table.sql> [--where <predicate>] [--target-size 128MB] [--grace 5min]
@@ -70,8 +72,12 @@ final class CompactCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "only report what would be merged")
   private boolean dryRun;
 
+  /** Store settings such as {@code --endpoint=<url> --awsRegion=<region>} for S3 tables. */
+  @Unmatched private List<String> storeArgs = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
+    RunnerOptions.create(storeArgs);
     return run(cli.context());
   }
 

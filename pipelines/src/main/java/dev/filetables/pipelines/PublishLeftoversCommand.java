@@ -5,6 +5,8 @@ import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.PublishedLeftovers;
 import dev.filetables.transforms.sink.publish.EndOfInputIntents.RecoveredPartition;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.beam.sdk.PipelineResult;
@@ -12,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code publish-leftovers <table.sql> [--write-uuid <uuid>] [--dry-run]}: the post-job publish of
@@ -48,8 +51,12 @@ final class PublishLeftoversCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "only report what would be published")
   private boolean dryRun;
 
+  /** Store settings such as {@code --endpoint=<url> --awsRegion=<region>} for S3 tables. */
+  @Unmatched private List<String> storeArgs = new ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
+    RunnerOptions.create(storeArgs);
     return run(cli.context());
   }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.annotations.Internal;
+import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
@@ -73,7 +74,10 @@ public final class RunnerOptions {
     return new ArrayList<>(merged.values());
   }
 
-  /** Creates validated options; a bad option is a {@link CliException} with Beam's explanation. */
+  /**
+   * Creates validated options and makes them the file systems' defaults; a bad option is a {@link
+   * CliException} with Beam's explanation.
+   */
   public static PipelineOptions create(List<String> args) {
     for (String arg : args) {
       if (optionName(arg).equals("runner")) {
@@ -81,7 +85,12 @@ public final class RunnerOptions {
       }
     }
     try {
-      return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation().create();
+      PipelineOptions options =
+          PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).withValidation().create();
+      // The stores (S3's --endpoint, --awsRegion) take their settings from here: set them before
+      // a command touches a table, not only when a pipeline is created.
+      FileSystems.setDefaultPipelineOptions(options);
+      return options;
     } catch (IllegalArgumentException e) {
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
       throw new CliException(

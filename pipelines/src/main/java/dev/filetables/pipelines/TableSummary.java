@@ -2,6 +2,7 @@ package dev.filetables.pipelines;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.ByteRange;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
@@ -10,10 +11,8 @@ import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
 
@@ -59,8 +58,7 @@ final class TableSummary {
 
   private static long countRows(FileFormat format, TableSpec table, DataFile file) {
     long rows = 0;
-    try (SeekableByteChannel channel =
-        FileChannel.open(Path.of(file.path()), StandardOpenOption.READ)) {
+    try (SeekableByteChannel channel = Files.newByteChannel(TablePaths.of(file.path()))) {
       long size = channel.size();
       try (RowReader reader =
           format.createReader(channel, size, ByteRange.of(0, size), table.fileSchema())) {

@@ -2,6 +2,7 @@ package dev.filetables.testfixtures;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.ByteRange;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
@@ -67,7 +68,7 @@ public final class TableContents {
     }
 
     public Path path() {
-      return Path.of(file.path());
+      return TablePaths.of(file.path());
     }
 
     /** Relative partition directory, e.g. {@code dt=2024-01-01/hour=07}. */
@@ -168,7 +169,7 @@ public final class TableContents {
       Path root,
       DataFile file,
       RowVisitor visitor) {
-    Path path = Path.of(file.path());
+    Path path = TablePaths.of(file.path());
     String partitionPath = root.relativize(path.getParent()).toString();
     long rows = 0;
     try (SeekableByteChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {

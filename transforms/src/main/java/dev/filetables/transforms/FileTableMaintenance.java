@@ -5,6 +5,7 @@ import static org.apache.beam.sdk.util.Preconditions.checkArgumentNotNull;
 import dev.filetables.io.compaction.OfflineCompaction;
 import dev.filetables.io.files.PartitionDirectory;
 import dev.filetables.io.files.TablePartitions;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.FileMergers;
@@ -149,7 +150,7 @@ public final class FileTableMaintenance {
     try {
       List<Future<OfflineCompaction.Result>> futures = new ArrayList<>();
       for (PartitionDirectory partition : partitions) {
-        futures.add(pool.submit(() -> compaction.compact(Path.of(partition.path()), dryRun)));
+        futures.add(pool.submit(() -> compaction.compact(TablePaths.of(partition.path()), dryRun)));
       }
       for (Future<OfflineCompaction.Result> future : futures) {
         results.add(future.get());

@@ -1,8 +1,8 @@
 package dev.filetables.io.commit;
 
 import com.google.auto.value.AutoValue;
+import dev.filetables.io.files.TablePaths;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /** A visible data file of a committed partition: its path, size and (when known) row count. */
@@ -29,7 +29,7 @@ public abstract class CommittedFile implements Serializable {
 
   /** The file name (last path element). */
   public String name() {
-    return Path.of(path()).getFileName().toString();
+    return TablePaths.of(path()).getFileName().toString();
   }
 
   public static CommittedFile of(String path, long sizeBytes, long rowCount) {

@@ -1,10 +1,10 @@
 package dev.filetables.io.commit;
 
+import dev.filetables.io.files.FileOps;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.UUID;
 import org.apache.beam.sdk.annotations.Internal;
 
@@ -46,16 +46,7 @@ public final class SuccessFilePolicy implements PartitionCommitPolicy {
     byte[] content =
         manifest ? CommitManifest.toJson(context).getBytes(StandardCharsets.UTF_8) : new byte[0];
     Path temp = dir.resolve("." + fileName + "." + UUID.randomUUID() + ".tmp");
-    try {
-      Files.write(temp, content);
-      Files.move(
-          temp,
-          dir.resolve(fileName),
-          StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    FileOps.writeWhole(dir.resolve(fileName), temp, content, true);
   }
 
   @Override

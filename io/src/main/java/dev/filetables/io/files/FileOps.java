@@ -1,5 +1,6 @@
 package dev.filetables.io.files;
 
+import dev.filetables.io.files.store.Stores;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -20,8 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The local file system operations a table sink needs: create a hidden in-progress file, publish it
- * under its visible name, delete quietly, and find the leftovers of a write for clean-up.
+ * The file operations a table sink needs, on a local disk, HDFS or S3: create a hidden in-progress
+ * file, publish it under its visible name, delete quietly, and find the leftovers of a write for
+ * clean-up.
  *
  * <p>Publishing never overwrites: it checks that the visible name is free and then renames
  * atomically. A POSIX rename would replace a file created between the check and the rename; that
@@ -88,6 +90,12 @@ public final class FileOps {
         LOG.info("{} was published before; nothing to do", visible);
         return visible;
       }
+      if (!Stores.canRenameAtomically(hidden) && Files.size(hidden) == Files.size(visible)) {
+        // Published by copy, and the copy's source was not deleted yet (a crash in between).
+        LOG.info("{} was copied to its visible name before; deleting the in-progress copy", hidden);
+        Files.deleteIfExists(hidden);
+        return visible;
+      }
       throw new FileAlreadyExistsException(
           visible.toString(),
           hidden.toString(),
@@ -100,8 +108,56 @@ public final class FileOps {
           visible.toString(),
           "neither the in-progress file nor its visible name exists");
     }
-    Files.move(hidden, visible, StandardCopyOption.ATOMIC_MOVE);
+    moveIntoPlace(hidden, visible, false);
     return visible;
+  }
+
+  /**
+   * Moves a file to {@code target} so that readers of {@code target} see it appear whole: an atomic
+   * rename where the file system has one; on S3, which has none, a server-side copy (an object
+   * appears whole) and then a delete of the source. A crash between the two leaves the source
+   * behind under its hidden name, which {@link #publish} and the leftover clean-up recognise.
+   */
+  public static void moveIntoPlace(Path source, Path target, boolean replace) throws IOException {
+    if (Stores.canRenameAtomically(source)) {
+      if (replace) {
+        Files.move(
+            source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } else {
+        Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+      }
+      return;
+    }
+    if (replace) {
+      Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+    } else {
+      Files.copy(source, target);
+    }
+    Files.delete(source);
+  }
+
+  /**
+   * Writes a small file (a success file, a manifest, an intent) so that it appears whole under
+   * {@code target}: where writes appear whole anyway (S3) directly, else under {@code temporary}
+   * and then {@link #moveIntoPlace moved}. Fails with {@link FileAlreadyExistsException} if {@code
+   * target} exists and not {@code replace}.
+   */
+  public static void writeWhole(Path target, Path temporary, byte[] content, boolean replace)
+      throws IOException {
+    if (Stores.writesAppearWhole(target)) {
+      if (replace) {
+        Files.write(target, content);
+      } else {
+        Files.write(target, content, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      }
+      return;
+    }
+    try {
+      Files.write(temporary, content);
+      moveIntoPlace(temporary, target, replace);
+    } finally {
+      Files.deleteIfExists(temporary);
+    }
   }
 
   /**
@@ -144,6 +200,11 @@ public final class FileOps {
       return List.of();
     }
     List<Path> found = new ArrayList<>();
+    if (Stores.isStore(root)) {
+      listStoreFiles(root, name, found);
+      Collections.sort(found);
+      return found;
+    }
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<Path>() {
@@ -163,5 +224,23 @@ public final class FileOps {
         });
     Collections.sort(found);
     return found;
+  }
+
+  /** Like the walk, on a store: one listing per directory, attributes from the listing. */
+  private static void listStoreFiles(
+      Path dir, java.util.function.Predicate<String> name, List<Path> found) throws IOException {
+    List<Stores.Entry> entries;
+    try {
+      entries = Stores.list(dir);
+    } catch (NoSuchFileException e) {
+      return; // deleted meanwhile
+    }
+    for (Stores.Entry entry : entries) {
+      if (entry.isDirectory()) {
+        listStoreFiles(entry.path(), name, found);
+      } else if (name.test(entry.path().getFileName().toString())) {
+        found.add(entry.path());
+      }
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.filetables.io.files;
 
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.partition.PartitionPath;
 import dev.filetables.io.table.TableDefinitionException;
@@ -12,8 +13,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +50,12 @@ final class PartitionWalker {
   private final PartitionFilter filter;
   private final DirectoryOpener opener;
   private final List<IgnoredEntry> ignored = new ArrayList<>();
+
+  /**
+   * The attributes a store's listing gave, for the entries of that listing: on S3 a request per
+   * entry would multiply a table's listing cost by its number of files. Lives for one walk.
+   */
+  private final Map<Path, BasicFileAttributes> listedAttributes = new HashMap<>();
 
   PartitionWalker(
       List<String> keys, String defaultName, PartitionFilter filter, DirectoryOpener opener) {
@@ -87,10 +96,21 @@ final class PartitionWalker {
    */
   List<Path> visibleEntries(Path dir) throws IOException {
     List<Path> entries = new ArrayList<>();
-    try (DirectoryStream<Path> stream = opener.open(dir)) {
-      for (Path entry : stream) {
-        if (!PartFileName.isHidden(entry.getFileName().toString())) {
-          entries.add(entry);
+    try {
+      if (Stores.isStore(dir) && opener == NIO) {
+        for (Stores.Entry entry : Stores.list(dir)) {
+          if (!PartFileName.isHidden(entry.path().getFileName().toString())) {
+            entries.add(entry.path());
+            listedAttributes.put(entry.path(), entry);
+          }
+        }
+      } else {
+        try (DirectoryStream<Path> stream = opener.open(dir)) {
+          for (Path entry : stream) {
+            if (!PartFileName.isHidden(entry.getFileName().toString())) {
+              entries.add(entry);
+            }
+          }
         }
       }
     } catch (NoSuchFileException e) {
@@ -106,6 +126,10 @@ final class PartitionWalker {
    * vanished meanwhile or is a dangling link.
    */
   BasicFileAttributes attributes(Path entry) throws IOException {
+    BasicFileAttributes listed = listedAttributes.remove(entry);
+    if (listed != null) {
+      return listed;
+    }
     try {
       return Files.readAttributes(entry, BasicFileAttributes.class);
     } catch (NoSuchFileException e) {

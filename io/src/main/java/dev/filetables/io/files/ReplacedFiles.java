@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -66,13 +65,15 @@ public final class ReplacedFiles {
     return sidecar.resolveSibling(name.substring(1, name.length() - SUFFIX.length()));
   }
 
-  /** Writes the sidecar of {@code merged} completely (temporary name, then an atomic rename). */
+  /** Writes the sidecar of {@code merged} completely ({@link FileOps#writeWhole}). */
   public static void write(Path merged, List<String> replacedNames) throws IOException {
     Path sidecar = sidecarOf(merged);
     Path temporary = sidecar.resolveSibling(sidecar.getFileName() + ".tmp");
-    Files.writeString(temporary, String.join("\n", replacedNames) + "\n", StandardCharsets.UTF_8);
-    Files.move(
-        temporary, sidecar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    FileOps.writeWhole(
+        sidecar,
+        temporary,
+        (String.join("\n", replacedNames) + "\n").getBytes(StandardCharsets.UTF_8),
+        true);
   }
 
   /** The names a merged file replaces; empty if it has no sidecar. */

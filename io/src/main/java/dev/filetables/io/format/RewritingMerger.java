@@ -2,9 +2,9 @@ package dev.filetables.io.format;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
@@ -28,7 +28,7 @@ final class RewritingMerger implements FileMerger {
   public void merge(List<Path> inputs, OutputStream out) throws IOException {
     try (RowWriter writer = format.createWriter(out, fileSchema)) {
       for (Path input : inputs) {
-        try (FileChannel channel = FileChannel.open(input, StandardOpenOption.READ)) {
+        try (SeekableByteChannel channel = Files.newByteChannel(input)) {
           long size = channel.size();
           try (RowReader reader =
               format.createReader(channel, size, ByteRange.of(0, size), fileSchema)) {

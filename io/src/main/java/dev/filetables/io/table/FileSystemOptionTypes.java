@@ -59,7 +59,7 @@ final class FileSystemOptionTypes {
 
   /**
    * The table root, exactly as given, once its form is checked: not blank, no surrounding
-   * whitespace, a local path or {@code file:} URI ({@link LocalPaths}). Where it resolves to (a
+   * whitespace, a local path or {@code file:} URI ({@link TableLocations}). Where it resolves to (a
    * relative path depends on the working directory) is checked by the validator.
    */
   static final OptionType<String> TABLE_PATH =
@@ -86,13 +86,13 @@ final class FileSystemOptionTypes {
           },
           v -> v);
 
-  /** A local directory path or {@code file:} URI, as a path ({@link LocalPaths}). */
+  /** A local directory path or {@code file:} URI, as a path ({@link TableLocations}). */
   static final OptionType<Path> LOCAL_PATH =
       OptionTypes.of("string", FileSystemOptionTypes::localPath, Path::toString);
 
   private static Path localPath(String key, String value) {
     try {
-      return LocalPaths.of(key, value);
+      return TableLocations.of(key, value);
     } catch (TableDefinitionException e) {
       throw InvalidValueException.withMessage(e.getMessage());
     }

@@ -99,7 +99,7 @@ final class FileTableBinder {
     }
     Path local;
     try {
-      local = LocalPaths.of(TableOptions.PATH, path);
+      local = TableLocations.of(TableOptions.PATH, path);
     } catch (TableDefinitionException e) {
       return copy;
     }

@@ -208,7 +208,7 @@ public final class TableOptions implements Serializable {
    * is relative to the working directory of the process that uses it).
    */
   public Path rootPath() {
-    return LocalPaths.of(PATH, path());
+    return TableLocations.of(PATH, path());
   }
 
   public String format() {

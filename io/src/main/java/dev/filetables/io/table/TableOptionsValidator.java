@@ -11,6 +11,7 @@ import static dev.filetables.io.table.FileSystemOptions.SOURCE_BAD_RECORDS_DEAD_
 import static dev.filetables.io.table.FileSystemOptions.TIME_EXTRACTOR_CLASS;
 import static dev.filetables.io.table.FileSystemOptions.TIME_EXTRACTOR_KIND;
 
+import dev.filetables.io.files.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -229,7 +230,9 @@ final class TableOptionsValidator {
         return;
       }
       Path absolute = absolute(PATH, path.get());
-      if (Files.isRegularFile(absolute)) {
+      // Only local paths are checked here: a store is not contacted while a DDL is read (the
+      // table's first listing reports a path that is a file).
+      if (!Stores.isStore(absolute) && Files.isRegularFile(absolute)) {
         problem(PATH, "path '" + path.get() + "' is a file; a table path is a directory");
         return;
       }
@@ -296,7 +299,7 @@ final class TableOptionsValidator {
       }
       Optional<Path> deadLetters =
           valid(SOURCE_BAD_RECORDS_DEAD_LETTER_PATH).map(p -> p.toAbsolutePath().normalize());
-      if (Files.isRegularFile(deadLetters.get())) {
+      if (!Stores.isStore(deadLetters.get()) && Files.isRegularFile(deadLetters.get())) {
         invalidValue(
             SOURCE_BAD_RECORDS_DEAD_LETTER_PATH,
             "is a file; the dead-letter table root is a directory");
@@ -355,7 +358,7 @@ final class TableOptionsValidator {
     }
 
     private static Path absolute(TableOption<String> option, String path) {
-      return LocalPaths.of(option.key(), path).toAbsolutePath().normalize();
+      return TableLocations.of(option.key(), path).toAbsolutePath().normalize();
     }
   }
 }

@@ -130,9 +130,9 @@ class BadRecordOptionsTest {
             "source.bad-records",
             "dead-letter",
             "source.bad-records.dead-letter.path",
-            "s3://b/x"),
+            "gs://b/x"),
         "'source.bad-records.dead-letter.path'",
-        "only the local file system");
+        "'gs' file system");
   }
 
   @Test

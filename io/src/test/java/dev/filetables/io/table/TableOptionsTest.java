@@ -368,12 +368,20 @@ class TableOptionsTest {
   }
 
   @Test
+  void pathTakesS3AndHdfsLocations() {
+    assertEquals("s3://bucket/orders", with("path", "s3://bucket/orders").rootPath().toString());
+    assertEquals("s3://bucket/orders", with("path", "s3://bucket//orders/").rootPath().toString());
+    assertEquals(
+        "hdfs://nn:8020/warehouse/orders",
+        with("path", "hdfs://nn:8020/warehouse/orders").rootPath().toString());
+  }
+
+  @Test
   void pathRejectsOtherFileSystemsAndBadUris() {
-    assertContains(
-        error("path", "s3://bucket/orders"),
-        "'s3' file system",
-        "only the local file system for now");
-    assertContains(error("path", "hdfs://nn:8020/orders"), "'hdfs' file system");
+    assertContains(error("path", "gs://bucket/orders"), "'gs' file system", "s3://", "hdfs://");
+    assertContains(error("path", "s3a://bucket/orders"), "write s3:// for S3");
+    assertContains(error("path", "s3:///orders"), "names no bucket");
+    assertContains(error("path", "hdfs:///orders"), "names no NameNode");
     assertContains(error("path", "file:relative/orders"), "must be absolute");
     assertContains(error("path", "file://otherhost/data"), "host 'otherhost'", "file:///");
     assertContains(error("path", "file:///data/my orders"), "not a valid file: URI", "%20");

@@ -1,10 +1,10 @@
 package dev.filetables.transforms.commit;
 
 import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.WrittenFileCoder;
-import java.nio.file.Path;
 import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
@@ -207,7 +207,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @TimerId("overdue") Timer overdue) {
     String path = element.getKey();
     WrittenFile file = element.getValue();
-    String name = Path.of(file.path()).getFileName().toString();
+    String name = TablePaths.of(file.path()).getFileName().toString();
     if (PartFileName.isInProgress(name)) {
       // An announcement: not data that can be committed (yet), so no round, timer or late count;
       // its published self comes later and is handled as before. Only the end of the input uses it.

@@ -8,6 +8,7 @@ import dev.filetables.io.commit.PartitionCommitPolicy;
 import dev.filetables.io.commit.PartitionFiles;
 import dev.filetables.io.commit.SuccessFilePolicy;
 import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.partition.PartitionPath;
 import dev.filetables.io.partition.time.DefaultPartitionTimeExtractor;
 import dev.filetables.io.partition.time.PartitionTimeException;
@@ -141,7 +142,7 @@ final class PartitionCommitter {
       uuids.add(writeUuid);
     }
     for (WrittenFile file : pending) {
-      String uuid = PartitionFiles.writeUuidOf(Path.of(file.path()).getFileName().toString());
+      String uuid = PartitionFiles.writeUuidOf(TablePaths.of(file.path()).getFileName().toString());
       if (uuid != null) {
         uuids.add(uuid);
       }
@@ -222,7 +223,7 @@ final class PartitionCommitter {
     List<CommittedFile> added = new ArrayList<>();
     Map<String, Long> rows = new HashMap<>(previousRowCounts(dir));
     for (WrittenFile file : announced) {
-      String name = Path.of(file.path()).getFileName().toString();
+      String name = TablePaths.of(file.path()).getFileName().toString();
       if (PartFileName.isInProgress(name)) {
         rows.put(PartFileName.visibleOf(name), file.rowCount()); // same file, renamed on publishing
       }
@@ -231,7 +232,7 @@ final class PartitionCommitter {
     Map<String, Long> listedSizes = new HashMap<>();
     visible.forEach(f -> listedSizes.put(f.name(), f.sizeBytes()));
     for (WrittenFile file : newFiles) {
-      String name = Path.of(file.path()).getFileName().toString();
+      String name = TablePaths.of(file.path()).getFileName().toString();
       // a file emitted before it was published (end of input on Flink: a merged file's size was
       // then estimated) has its real size on disk
       long size = listedSizes.getOrDefault(name, file.sizeBytes());

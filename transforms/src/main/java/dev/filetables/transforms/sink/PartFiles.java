@@ -1,6 +1,7 @@
 package dev.filetables.transforms.sink;
 
 import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.files.TablePaths;
 import java.io.Serializable;
 import java.nio.file.Path;
 import org.apache.beam.sdk.annotations.Internal;
@@ -25,7 +26,7 @@ public final class PartFiles implements Serializable {
   }
 
   public Path root() {
-    return Path.of(root);
+    return TablePaths.of(root);
   }
 
   public String writeUuid() {

@@ -1,6 +1,7 @@
 package dev.filetables.transforms.source;
 
 import dev.filetables.io.files.DataFile;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.BadRecordException;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
@@ -15,7 +16,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -343,7 +343,7 @@ public final class FileRangeReader implements Serializable {
         return false;
       }
       try {
-        channel = Files.newByteChannel(Path.of(file.path()));
+        channel = Files.newByteChannel(TablePaths.of(file.path()));
       } catch (NoSuchFileException e) {
         vanished("after it was listed; not read");
         return false;

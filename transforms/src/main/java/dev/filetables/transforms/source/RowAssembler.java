@@ -1,12 +1,12 @@
 package dev.filetables.transforms.source;
 
 import dev.filetables.io.files.DataFile;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.partition.PartitionValues;
 import dev.filetables.io.table.MetadataColumn;
 import dev.filetables.io.table.MetadataKey;
 import dev.filetables.io.table.TableSpec;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -137,7 +137,7 @@ public final class RowAssembler implements Serializable {
       case FILE_PATH:
         return file.path();
       case FILE_NAME:
-        return Path.of(file.path()).getFileName().toString();
+        return TablePaths.of(file.path()).getFileName().toString();
       case FILE_SIZE:
         return file.size();
       case FILE_MODIFICATION_TIME:

@@ -3,9 +3,9 @@ package dev.filetables.io.format.parquet;
 import dev.filetables.io.format.FileMerger;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.annotations.Internal;
@@ -44,7 +44,7 @@ public final class ParquetFileMerger implements FileMerger {
     boolean ended = false;
     try {
       for (Path input : inputs) {
-        try (FileChannel channel = FileChannel.open(input, StandardOpenOption.READ);
+        try (SeekableByteChannel channel = Files.newByteChannel(input);
             ParquetFileReader reader =
                 new ParquetFileReader(
                     new ChannelInputFile(channel, channel.size()), readOptions())) {

@@ -1,6 +1,7 @@
 package dev.filetables.transforms.sink.batch;
 
 import dev.filetables.io.files.FileOps;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.transforms.sink.PartFiles;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.io.IOException;
@@ -34,7 +35,7 @@ public final class FilePublisher {
    * visible path. Already published (in-progress gone, visible present) counts as done.
    */
   public WrittenFile publish(WrittenFile inProgress) throws IOException {
-    Path hidden = Path.of(inProgress.path());
+    Path hidden = TablePaths.of(inProgress.path());
     try {
       return inProgress.withPath(FileOps.publish(hidden).toString());
     } catch (NoSuchFileException e) {
@@ -59,7 +60,7 @@ public final class FilePublisher {
     Set<String> keptNames = new HashSet<>();
     Set<Path> directories = new LinkedHashSet<>();
     for (WrittenFile file : kept) {
-      Path path = Path.of(file.path());
+      Path path = TablePaths.of(file.path());
       keptNames.add(path.getFileName().toString());
       directories.add(path.getParent());
     }

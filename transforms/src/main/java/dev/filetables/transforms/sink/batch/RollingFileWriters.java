@@ -1,6 +1,7 @@
 package dev.filetables.transforms.sink.batch;
 
 import dev.filetables.io.files.FileOps;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.RowWriter;
 import dev.filetables.transforms.sink.PartFiles;
@@ -117,7 +118,7 @@ public final class RollingFileWriters implements AutoCloseable {
     }
     open.clear();
     for (WrittenFile file : completed) {
-      deleteQuietly(Path.of(file.path()));
+      deleteQuietly(TablePaths.of(file.path()));
     }
     completed.clear();
   }

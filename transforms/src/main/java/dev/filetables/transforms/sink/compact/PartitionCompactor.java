@@ -4,6 +4,7 @@ import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.files.ReplacedFiles;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.io.IOException;
@@ -135,15 +136,15 @@ public final class PartitionCompactor {
       WrittenFile only = plan.remaining.get(0);
       visible.add(
           only.withPath(
-              Path.of(only.path())
+              TablePaths.of(only.path())
                   .resolveSibling(
-                      PartFileName.visibleOf(Path.of(only.path()).getFileName().toString()))
+                      PartFileName.visibleOf(TablePaths.of(only.path()).getFileName().toString()))
                   .toString()));
     } else if (!plan.remaining.isEmpty()) {
       List<String> names = new ArrayList<>();
       long bytes = 0;
       for (WrittenFile file : plan.remaining) {
-        names.add(Path.of(file.path()).getFileName().toString());
+        names.add(TablePaths.of(file.path()).getFileName().toString());
         bytes += file.sizeBytes();
       }
       String extension =
@@ -160,10 +161,10 @@ public final class PartitionCompactor {
     if (group.isEmpty()) {
       throw new IllegalArgumentException("nothing to compact");
     }
-    Path dir = Path.of(group.get(0).path()).getParent();
+    Path dir = TablePaths.of(group.get(0).path()).getParent();
     Plan plan = new Plan(dir, Listing.of(dir, writeUuid));
     for (WrittenFile file : group) {
-      plan.byName.put(Path.of(file.path()).getFileName().toString(), file);
+      plan.byName.put(TablePaths.of(file.path()).getFileName().toString(), file);
     }
     for (Map.Entry<String, WrittenFile> entry : plan.byName.entrySet()) {
       String name = entry.getKey();
@@ -231,7 +232,7 @@ public final class PartitionCompactor {
   }
 
   private static WrittenFile rename(WrittenFile only) throws IOException {
-    Path hidden = Path.of(only.path());
+    Path hidden = TablePaths.of(only.path());
     Path visible = FileOps.publish(hidden);
     CompactionFailpoints.reached(CompactionFailpoints.Point.AFTER_RENAME, visible.toString());
     deleteDerived(hidden);
@@ -242,7 +243,7 @@ public final class PartitionCompactor {
     List<Path> inputs = new ArrayList<>(group.size());
     List<String> names = new ArrayList<>(group.size());
     for (WrittenFile file : group) {
-      Path path = Path.of(file.path());
+      Path path = TablePaths.of(file.path());
       inputs.add(path);
       names.add(path.getFileName().toString());
     }

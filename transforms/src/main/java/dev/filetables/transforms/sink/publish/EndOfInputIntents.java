@@ -8,6 +8,7 @@ import dev.filetables.io.commit.PartitionFiles;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.IntentFileName;
 import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.FileMergers;
 import dev.filetables.io.table.TableSpec;
@@ -20,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -133,7 +133,7 @@ public final class EndOfInputIntents {
     for (List<WrittenFile> group : groups) {
       ArrayNode files = groupsNode.addArray();
       for (WrittenFile file : group) {
-        Path path = Path.of(file.path());
+        Path path = TablePaths.of(file.path());
         if (!dir.equals(path.getParent())) {
           throw new IllegalArgumentException(file.path() + " is not in " + dir);
         }
@@ -148,8 +148,8 @@ public final class EndOfInputIntents {
     Path temporary = dir.resolve(IntentFileName.temporaryOf(name));
     Path intent = dir.resolve(name);
     Files.createDirectories(dir);
-    Files.write(temporary, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-    Files.move(temporary, intent, StandardCopyOption.ATOMIC_MOVE);
+    FileOps.writeWhole(
+        intent, temporary, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root), false);
     return intent;
   }
 
@@ -246,7 +246,7 @@ public final class EndOfInputIntents {
   static List<WrittenFile> renamed(List<WrittenFile> group) {
     List<WrittenFile> visible = new ArrayList<>(group.size());
     for (WrittenFile file : group) {
-      Path path = Path.of(file.path());
+      Path path = TablePaths.of(file.path());
       visible.add(
           file.withPath(
               path.resolveSibling(PartFileName.visibleOf(path.getFileName().toString()))
@@ -425,7 +425,7 @@ public final class EndOfInputIntents {
         Intent newest = read(found.get(0));
         PartitionCompactor own =
             newest.merge ? new PartitionCompactor(uuid, compactorMerger(table)) : null;
-        newest.groups.forEach(g -> g.forEach(f -> named.add(Path.of(f.path()))));
+        newest.groups.forEach(g -> g.forEach(f -> named.add(TablePaths.of(f.path()))));
         List<WrittenFile> published;
         if (dryRun) {
           published = preview(newest, own);

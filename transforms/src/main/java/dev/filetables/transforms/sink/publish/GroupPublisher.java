@@ -1,5 +1,6 @@
 package dev.filetables.transforms.sink.publish;
 
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.transforms.runner.CheckpointMarks;
 import dev.filetables.transforms.sink.WrittenFile;
 import dev.filetables.transforms.sink.compact.CompactionFailpoints;
@@ -123,6 +124,6 @@ final class GroupPublisher {
 
   /** The partition directory of a group's files. */
   static Path directoryOf(List<WrittenFile> group) {
-    return Path.of(group.get(0).path()).getParent();
+    return TablePaths.of(group.get(0).path()).getParent();
   }
 }

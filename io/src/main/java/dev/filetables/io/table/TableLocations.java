@@ -1,24 +1,27 @@
 package dev.filetables.io.table;
 
+import dev.filetables.io.files.store.Stores;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The local path of a path option ({@code path}, {@code source.bad-records.dead-letter.path}): a
- * plain path or an absolute {@code file:} URI without a host. Any other form fails with a message
- * naming the option and saying what is supported.
+ * The path of a path option ({@code path}, {@code source.bad-records.dead-letter.path}): a plain
+ * local path, an absolute {@code file:} URI without a host, {@code s3://bucket/...} or {@code
+ * hdfs://host:port/...}. Any other form fails with a message naming the option and saying what is
+ * supported.
  */
-final class LocalPaths {
-  private LocalPaths() {}
+final class TableLocations {
+  private TableLocations() {}
 
   /** A URI scheme; one letter is taken for a Windows drive ({@code C:\data}), not a scheme. */
   private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]+):");
 
-  /** The local path {@code path}, the value of option {@code key}, stands for. */
+  /** The path {@code path}, the value of option {@code key}, stands for. */
   static Path of(String key, String path) {
     String option = "Option '" + key + "' = '" + path + "'";
     Matcher scheme = SCHEME.matcher(path);
@@ -30,13 +33,24 @@ final class LocalPaths {
       }
     }
     String name = scheme.group(1);
+    if (Stores.SCHEMES.contains(name.toLowerCase(Locale.ROOT))) {
+      try {
+        return Stores.path(path)
+            .orElseThrow(() -> new TableDefinitionException(option + " is not a valid location"));
+      } catch (IllegalArgumentException e) {
+        throw new TableDefinitionException(option + ": " + e.getMessage());
+      }
+    }
     if (!name.equalsIgnoreCase("file")) {
       throw new TableDefinitionException(
           option
               + " uses the '"
               + name
-              + "' file system; FileTables supports only the local file system for now: use a plain"
-              + " path or a file: URI such as file:///data/orders");
+              + "' file system; FileTables supports local paths (or file:///...), s3://bucket/path"
+              + " and hdfs://host:port/path"
+              + (name.equalsIgnoreCase("s3a") || name.equalsIgnoreCase("s3n")
+                  ? " (write s3:// for S3)"
+                  : ""));
     }
     URI uri;
     try {
@@ -59,7 +73,7 @@ final class LocalPaths {
           option
               + " names host '"
               + uri.getAuthority()
-              + "'; FileTables supports only the local file system: use file:///... (three slashes)");
+              + "'; a file: URI is local: use file:///... (three slashes), or hdfs://host:port/... for HDFS");
     }
     if (uri.getQuery() != null || uri.getFragment() != null) {
       throw new TableDefinitionException(

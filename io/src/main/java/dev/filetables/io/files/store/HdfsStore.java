@@ -1,0 +1,280 @@
+package dev.filetables.io.files.store;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.security.AccessControlException;
+
+/**
+ * HDFS through Hadoop's own client ({@code hadoop-client-api}, which Parquet brings anyway),
+ * configured from the URI and {@code HADOOP_CONF_DIR} ({@link HdfsConfiguration}). Renames are
+ * atomic at the NameNode; a file being written is listed (length 0 until closed) under its name,
+ * which is why in-progress files keep hidden names here as on a local disk.
+ */
+final class HdfsStore implements Store {
+
+  private FileSystem fileSystem(StorePath path) throws IOException {
+    URI uri = URI.create("hdfs://" + path.getFileSystem().authority());
+    try {
+      return FileSystem.get(uri, HdfsConfiguration.get());
+    } catch (IOException e) {
+      throw unusable(path, e);
+    }
+  }
+
+  private static Path hadoopPath(StorePath path) {
+    return new Path("hdfs://" + path.getFileSystem().authority() + "/" + path.key());
+  }
+
+  @Override
+  public Optional<StoreEntry> stat(StorePath path) throws IOException {
+    try {
+      return Optional.of(entry(path, fileSystem(path).getFileStatus(hadoopPath(path))));
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw translate(path, e);
+    }
+  }
+
+  @Override
+  public List<StoreEntry> list(StorePath dir) throws IOException {
+    FileStatus[] statuses;
+    try {
+      statuses = fileSystem(dir).listStatus(hadoopPath(dir));
+    } catch (IOException e) {
+      throw translate(dir, e);
+    }
+    if (statuses.length == 1
+        && statuses[0].isFile()
+        && statuses[0].getPath().toUri().getPath().equals("/" + dir.key())) {
+      throw new NotDirectoryException(dir.toString()); // listStatus of a file lists the file
+    }
+    List<StoreEntry> entries = new ArrayList<>();
+    for (FileStatus status : statuses) {
+      entries.add(entry((StorePath) dir.resolve(status.getPath().getName()), status));
+    }
+    return entries;
+  }
+
+  @Override
+  public SeekableByteChannel openForRead(StorePath file) throws IOException {
+    try {
+      FileSystem fs = fileSystem(file);
+      long size = fs.getFileStatus(hadoopPath(file)).getLen();
+      return new ReadChannel(fs.open(hadoopPath(file)), size);
+    } catch (IOException e) {
+      throw translate(file, e);
+    }
+  }
+
+  @Override
+  public OutputStream create(StorePath file, boolean failIfExists) throws IOException {
+    try {
+      return fileSystem(file).create(hadoopPath(file), !failIfExists);
+    } catch (IOException e) {
+      throw translate(file, e);
+    }
+  }
+
+  @Override
+  public void createDirectories(StorePath dir) throws IOException {
+    try {
+      fileSystem(dir).mkdirs(hadoopPath(dir));
+    } catch (IOException e) {
+      throw translate(dir, e);
+    }
+  }
+
+  @Override
+  public boolean delete(StorePath path) throws IOException {
+    try {
+      return fileSystem(path).delete(hadoopPath(path), false);
+    } catch (IOException e) {
+      throw translate(path, e);
+    }
+  }
+
+  @Override
+  public void copy(StorePath from, StorePath to) throws IOException {
+    FileSystem fs = fileSystem(from);
+    try (FSDataInputStream in = fs.open(hadoopPath(from));
+        OutputStream out = fs.create(hadoopPath(to), true)) {
+      in.transferTo(out);
+    } catch (IOException e) {
+      throw translate(from, e);
+    }
+  }
+
+  @Override
+  public boolean canRenameAtomically() {
+    return true;
+  }
+
+  @Override
+  public void renameAtomically(StorePath from, StorePath to, boolean replace) throws IOException {
+    FileSystem fs = fileSystem(from);
+    try {
+      if (fs instanceof DistributedFileSystem) {
+        // The NameNode's rename: atomic, fails on an existing target unless OVERWRITE.
+        Options.Rename option = replace ? Options.Rename.OVERWRITE : Options.Rename.NONE;
+        ((DistributedFileSystem) fs).rename(hadoopPath(from), hadoopPath(to), option);
+      } else if (!fs.rename(hadoopPath(from), hadoopPath(to))) {
+        throw new IOException("rename of " + from + " to " + to + " failed");
+      }
+    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(to.toString(), from.toString(), "target exists");
+    } catch (IOException e) {
+      throw translate(from, e);
+    }
+  }
+
+  private static StoreEntry entry(StorePath path, FileStatus status) {
+    return status.isDirectory()
+        ? StoreEntry.directory(path, status.getModificationTime())
+        : StoreEntry.file(path, status.getLen(), status.getModificationTime());
+  }
+
+  /** Hadoop's exceptions as the JDK's; an unreachable NameNode as a {@link StoreException}. */
+  private static IOException translate(StorePath path, IOException e) {
+    if (e instanceof FileNotFoundException) {
+      NoSuchFileException missing = new NoSuchFileException(path.toString(), null, e.getMessage());
+      missing.initCause(e);
+      return missing;
+    }
+    if (e instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
+      return new FileAlreadyExistsException(path.toString(), null, firstLine(e));
+    }
+    if (e instanceof PathIsNotEmptyDirectoryException) {
+      return new DirectoryNotEmptyException(path.toString());
+    }
+    if (e instanceof AccessControlException) {
+      throw new StoreException(
+          "HDFS denied access to " + path + ": " + firstLine(e),
+          new AccessDeniedException(path.toString(), null, firstLine(e)));
+    }
+    if (e instanceof ConnectException || e.getCause() instanceof ConnectException) {
+      throw unusable(path, e);
+    }
+    return e;
+  }
+
+  private static StoreException unusable(StorePath path, IOException e) {
+    return new StoreException(
+        "Cannot reach the HDFS NameNode of "
+            + path.getFileSystem().uriPrefix()
+            + " for "
+            + path
+            + ": "
+            + firstLine(e)
+            + " (check the path's host:port and HADOOP_CONF_DIR)",
+        e);
+  }
+
+  private static String firstLine(Exception e) {
+    String message = String.valueOf(e.getMessage());
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  /** A Hadoop input stream as a channel: Parquet seeks to the footer, then to the columns. */
+  private static final class ReadChannel implements SeekableByteChannel {
+    private final FSDataInputStream in;
+    private final long size;
+    private long position;
+    private boolean open = true;
+
+    ReadChannel(FSDataInputStream in, long size) {
+      this.in = in;
+      this.size = size;
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+      checkOpen();
+      if (position >= size) {
+        return -1;
+      }
+      if (in.getPos() != position) {
+        in.seek(position);
+      }
+      byte[] buffer =
+          new byte[(int) Math.min(dst.remaining(), Math.min(size - position, 64 * 1024))];
+      int n = in.read(buffer, 0, buffer.length);
+      if (n > 0) {
+        dst.put(buffer, 0, n);
+        position += n;
+      }
+      return n;
+    }
+
+    @Override
+    public long position() throws IOException {
+      checkOpen();
+      return position;
+    }
+
+    @Override
+    public SeekableByteChannel position(long newPosition) throws IOException {
+      checkOpen();
+      if (newPosition < 0) {
+        throw new IllegalArgumentException("negative position " + newPosition);
+      }
+      position = newPosition; // the stream seeks at the next read; at or past the end reads -1
+      return this;
+    }
+
+    @Override
+    public long size() {
+      return size;
+    }
+
+    @Override
+    public int write(ByteBuffer src) {
+      throw new NonWritableChannelException();
+    }
+
+    @Override
+    public SeekableByteChannel truncate(long size) {
+      throw new NonWritableChannelException();
+    }
+
+    @Override
+    public boolean isOpen() {
+      return open;
+    }
+
+    @Override
+    public void close() throws IOException {
+      open = false;
+      in.close();
+    }
+
+    private void checkOpen() throws ClosedChannelException {
+      if (!open) {
+        throw new ClosedChannelException();
+      }
+    }
+  }
+}

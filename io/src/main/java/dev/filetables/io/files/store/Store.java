@@ -1,0 +1,59 @@
+package dev.filetables.io.files.store;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.SeekableByteChannel;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operations FileTables needs from a remote store, one implementation per store over its own
+ * client library. Everything above (paths, the JDK's {@code Files} API, the table's commit logic)
+ * is shared; only these calls differ between HDFS and S3.
+ *
+ * <p>Failures use the JDK's exceptions ({@code NoSuchFileException}, {@code
+ * FileAlreadyExistsException}, {@code AccessDeniedException}, ...) with a message that names the
+ * path and, for connection problems, the endpoint.
+ */
+interface Store {
+  /** The file or directory at {@code path}, or empty if there is none. */
+  Optional<StoreEntry> stat(StorePath path) throws IOException;
+
+  /**
+   * The entries of directory {@code dir} with their attributes, as few requests as the store allows
+   * (S3: one listing page per 1000 entries, never a request per entry). {@code NoSuchFileException}
+   * if there is no such directory, {@code NotDirectoryException} if it is a file.
+   */
+  List<StoreEntry> list(StorePath dir) throws IOException;
+
+  /** Reads a file; {@code NoSuchFileException} if it does not exist. */
+  SeekableByteChannel openForRead(StorePath file) throws IOException;
+
+  /**
+   * Creates (or replaces, unless {@code failIfExists}) a file. On S3 the object appears whole when
+   * the stream is closed; on HDFS the file is listed (with a growing length) while it is written.
+   */
+  OutputStream create(StorePath file, boolean failIfExists) throws IOException;
+
+  /** Creates a directory and its parents; nothing on stores without directories. */
+  void createDirectories(StorePath dir) throws IOException;
+
+  /**
+   * Deletes a file or an empty directory; false if there was nothing. {@code
+   * DirectoryNotEmptyException} for a directory with entries.
+   */
+  boolean delete(StorePath path) throws IOException;
+
+  /** Copies a file within the store (server-side where the store can), replacing the target. */
+  void copy(StorePath from, StorePath to) throws IOException;
+
+  /** Whether {@link #renameAtomically} exists: false for object stores. */
+  boolean canRenameAtomically();
+
+  /**
+   * Renames a file atomically, replacing the target if {@code replace}; {@code
+   * FileAlreadyExistsException} if the target exists and not {@code replace}. Only called when
+   * {@link #canRenameAtomically()}.
+   */
+  void renameAtomically(StorePath from, StorePath to, boolean replace) throws IOException;
+}
