@@ -2,9 +2,11 @@
 # Starts a standalone Flink 1.19 session cluster on loopback: one JobManager
 # (StandaloneSessionClusterEntrypoint) and FLINK_TASK_MANAGERS TaskManagers (TaskManagerRunner), each
 # its own JVM, from the Flink jars Maven resolves (pom.xml beside this script); no Flink distribution.
-# Returns once the REST endpoint answers and every TaskManager has registered.
+# Returns once the REST endpoint answers and every TaskManager has registered. The JobManager serves
+# Flink's web dashboard on the REST port.
 #
-#   runner-configs/flink-cluster/start.sh          # REST on http://127.0.0.1:8081
+#   runner-configs/flink-cluster/start.sh          # dashboard and REST on http://127.0.0.1:8081/
+#   FLINK_TASK_MANAGERS=2 runner-configs/flink-cluster/start.sh
 #   runner-configs/flink-cluster/stop.sh
 #
 # Environment (all optional):
@@ -69,6 +71,7 @@ DYNAMIC=(
   -D "state.checkpoints.dir=file://$WORK/checkpoints"
   -D "state.savepoints.dir=file://$WORK/savepoints"
   -D "io.tmp.dirs=$WORK/tmp"
+  -D "web.tmpdir=$WORK/tmp"
 )
 
 # What Flink's own scripts give its JVMs on Java 17 (env.java.opts.all of Flink 1.19's default
@@ -146,4 +149,4 @@ while true; do
   fi
   sleep 1
 done
-echo "flink-cluster: ready, REST http://127.0.0.1:$REST_PORT, $TASK_MANAGERS task manager(s), work dir $WORK" >&2
+echo "flink-cluster: ready, dashboard and REST http://127.0.0.1:$REST_PORT/, $TASK_MANAGERS task manager(s), work dir $WORK" >&2
