@@ -2,18 +2,25 @@
 # Starts a standalone Flink 1.19 session cluster on loopback: one JobManager
 # (StandaloneSessionClusterEntrypoint) and FLINK_TASK_MANAGERS TaskManagers (TaskManagerRunner), each
 # its own JVM, from the Flink jars Maven resolves (pom.xml beside this script); no Flink distribution.
-# Returns once the REST endpoint answers and every TaskManager has registered.
+# Returns once the REST endpoint answers and every TaskManager has registered. The JobManager serves
+# Flink's web dashboard on the REST port.
 #
-#   runner-configs/flink-cluster/start.sh          # REST on http://127.0.0.1:8081
+#   runner-configs/flink-cluster/start.sh          # dashboard and REST on http://127.0.0.1:8081/
+#   FLINK_TASK_MANAGERS=2 runner-configs/flink-cluster/start.sh
 #   runner-configs/flink-cluster/stop.sh
 #
 # Environment (all optional):
 #   FLINK_CLUSTER_DIR    work directory: log/, pid/, checkpoints/, savepoints/, tmp/
 #                        (default /tmp/filetables-flink-cluster)
 #   FLINK_REST_PORT      REST port (default 8081); FLINK_RPC_PORT JobManager RPC port (default 6123)
-#   FLINK_TASK_MANAGERS  number of TaskManagers (default 1; 2 slots each, see config.yaml)
+#   FLINK_TASK_MANAGERS  number of TaskManagers (default 1; 2 slots each, see config.yaml), each with
+#                        resource id, log and pid file taskmanager-<n> and free RPC and data ports
 #   FLINK_START_TIMEOUT  seconds to wait for the cluster (default 180)
 #   JAVA                 java binary; FILETABLES_MVN_OPTS extra Maven options (e.g. -o)
+#
+# The JobManager and TaskManagers inherit this script's environment unchanged: storage settings
+# exported before start.sh (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, HADOOP_CONF_DIR, ...)
+# reach every process that runs a job's tasks. Neither script prints the environment.
 set -euo pipefail
 
 CONF_DIR="$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,6 +36,7 @@ fail() {
   exit 1
 }
 
+[[ "$TASK_MANAGERS" =~ ^[1-9][0-9]*$ ]] || fail "FLINK_TASK_MANAGERS must be a number of TaskManagers (1 or more), not '$TASK_MANAGERS'"
 command -v curl >/dev/null 2>&1 || fail "curl is needed to check that the cluster's REST endpoint answers"
 command -v mvn >/dev/null 2>&1 || fail "Maven (mvn) is needed to resolve the Flink class path"
 
@@ -69,6 +77,7 @@ DYNAMIC=(
   -D "state.checkpoints.dir=file://$WORK/checkpoints"
   -D "state.savepoints.dir=file://$WORK/savepoints"
   -D "io.tmp.dirs=$WORK/tmp"
+  -D "web.tmpdir=$WORK/tmp"
 )
 
 # What Flink's own scripts give its JVMs on Java 17 (env.java.opts.all of Flink 1.19's default
@@ -101,15 +110,17 @@ resource_params() { # $1 = GET_JM_RESOURCE_PARAMS | GET_TM_RESOURCE_PARAMS; prin
   echo "$output" | grep '^BASH_JAVA_UTILS_EXEC_RESULT:' | sed 's/^BASH_JAVA_UTILS_EXEC_RESULT://'
 }
 
-start_process() { # $1 = name, $2 = main class, $3 = JVM options, $4 = memory settings
+# The process inherits this script's environment (no env -i): see the header.
+start_process() { # $1 = name, $2 = main class, $3 = JVM options, $4 = memory settings, $5... = -D options
   local name="$1" main="$2" jvm_options="$3" memory="$4"
+  shift 4
   # shellcheck disable=SC2086  # the JVM and memory options are space-separated words
   nohup "$JAVA" $jvm_options "${JAVA_OPENS[@]}" \
     -Dorg.slf4j.simpleLogger.showDateTime=true \
     -Dorg.slf4j.simpleLogger.dateTimeFormat="yyyy-MM-dd HH:mm:ss,SSS" \
     -Dorg.slf4j.simpleLogger.logFile="$WORK/log/$name.log" \
     -Dlog.file="$WORK/log/$name.log" \
-    -cp "$CLASSPATH" "$main" --configDir "$CONF_DIR" "${DYNAMIC[@]}" $memory \
+    -cp "$CLASSPATH" "$main" --configDir "$CONF_DIR" "${DYNAMIC[@]}" "$@" $memory \
     > "$WORK/log/$name.out" 2>&1 < /dev/null &
   echo $! > "$WORK/pid/$name.pid"
   echo "flink-cluster: started $name (pid $!), log $WORK/log/$name.log" >&2
@@ -120,8 +131,9 @@ start_process jobmanager org.apache.flink.runtime.entrypoint.StandaloneSessionCl
   "${jm[0]:-}" "${jm[1]:-}"
 mapfile -t tm < <(resource_params GET_TM_RESOURCE_PARAMS)
 for i in $(seq 1 "$TASK_MANAGERS"); do
+  # the resource id is the name the REST API and the dashboard list: it matches the pid and log file
   start_process "taskmanager-$i" org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
-    "${tm[0]:-}" "${tm[1]:-}"
+    "${tm[0]:-}" "${tm[1]:-}" -D "taskmanager.resource-id=taskmanager-$i"
 done
 
 # Ready when GET /taskmanagers lists every TaskManager.
@@ -146,4 +158,4 @@ while true; do
   fi
   sleep 1
 done
-echo "flink-cluster: ready, REST http://127.0.0.1:$REST_PORT, $TASK_MANAGERS task manager(s), work dir $WORK" >&2
+echo "flink-cluster: ready, dashboard and REST http://127.0.0.1:$REST_PORT/, $TASK_MANAGERS task manager(s), work dir $WORK" >&2

@@ -13,6 +13,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,25 +24,36 @@ import org.apache.beam.sdk.annotations.Internal;
 
 /**
  * The scripted Flink session cluster ({@code runner-configs/flink-cluster/start.sh}: JobManager and
- * TaskManager in their own JVMs) on free loopback ports, for benchmarks and tests: start, look jobs
- * up and cancel them through the REST API, stop. Jobs are submitted with Beam's FlinkRunner against
- * {@link #master()}, staging {@link #jobJar()}.
+ * TaskManagers in their own JVMs) on free loopback ports, for benchmarks and tests: start, look
+ * jobs up and cancel them through the REST API, stop. Jobs are submitted with Beam's FlinkRunner
+ * against {@link #master()}, staging {@link #jobJar()}.
+ *
+ * <p>The n-th TaskManager (from 1) has the resource id {@code taskmanager-<n>}, which the REST API
+ * lists, and its pid in {@code pid/taskmanager-<n>.pid} of the work directory: a test can kill one
+ * ({@link #taskManagerPids()}) and watch the cluster notice ({@link #registeredTaskManagers()}).
  */
 @Internal
 public final class SessionCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The variables start.sh is given by {@link #start}, not by its caller. */
+  private static final List<String> OWN_VARIABLES =
+      List.of("FLINK_CLUSTER_DIR", "FLINK_REST_PORT", "FLINK_RPC_PORT", "FLINK_TASK_MANAGERS");
+
   private final Path home;
   private final Path workDir;
   private final int restPort;
+  private final int taskManagers;
   private final Map<String, String> env;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-  private SessionCluster(Path home, Path workDir, int restPort, Map<String, String> env) {
+  private SessionCluster(
+      Path home, Path workDir, int restPort, int taskManagers, Map<String, String> env) {
     this.home = home;
     this.workDir = workDir;
     this.restPort = restPort;
+    this.taskManagers = taskManagers;
     this.env = env;
   }
 
@@ -66,17 +80,41 @@ public final class SessionCluster implements AutoCloseable {
   }
 
   /**
-   * Starts the cluster (start.sh) with its work directory (logs, pids, checkpoints, savepoints).
+   * Starts the cluster (start.sh) with one TaskManager and its work directory (logs, pids,
+   * checkpoints, savepoints).
    */
   public static SessionCluster start(Path workDir) throws Exception {
+    return start(workDir, 1, Map.of());
+  }
+
+  /**
+   * Starts the cluster (start.sh) with {@code taskManagers} TaskManagers and its work directory;
+   * returns once all have registered. {@code extraEnv} is added to the environment of start.sh,
+   * which its JobManager and TaskManagers inherit (e.g. {@code AWS_ACCESS_KEY_ID}, {@code
+   * HADOOP_CONF_DIR}); the cluster's own variables ({@code FLINK_CLUSTER_DIR}, the ports, {@code
+   * FLINK_TASK_MANAGERS}) are chosen here.
+   */
+  public static SessionCluster start(Path workDir, int taskManagers, Map<String, String> extraEnv)
+      throws Exception {
+    if (taskManagers < 1) {
+      throw new IllegalArgumentException(
+          "a session cluster needs at least one TaskManager, not " + taskManagers);
+    }
+    for (String name : OWN_VARIABLES) {
+      if (extraEnv.containsKey(name)) {
+        throw new IllegalArgumentException(
+            name + " is chosen by SessionCluster.start: leave it out of the extra environment");
+      }
+    }
     int restPort = freePort();
     int rpcPort = freePort();
-    Map<String, String> env =
-        Map.of(
-            "FLINK_CLUSTER_DIR", workDir.toString(),
-            "FLINK_REST_PORT", Integer.toString(restPort),
-            "FLINK_RPC_PORT", Integer.toString(rpcPort));
-    SessionCluster cluster = new SessionCluster(home(), workDir, restPort, env);
+    Map<String, String> env = new HashMap<>(extraEnv);
+    env.put("FLINK_CLUSTER_DIR", workDir.toString());
+    env.put("FLINK_REST_PORT", Integer.toString(restPort));
+    env.put("FLINK_RPC_PORT", Integer.toString(rpcPort));
+    env.put("FLINK_TASK_MANAGERS", Integer.toString(taskManagers));
+    SessionCluster cluster =
+        new SessionCluster(home(), workDir, restPort, taskManagers, Map.copyOf(env));
     try {
       cluster.script("start.sh");
     } catch (Exception e) {
@@ -97,6 +135,63 @@ public final class SessionCluster implements AutoCloseable {
 
   public int restPort() {
     return restPort;
+  }
+
+  /**
+   * The pids start.sh recorded for the TaskManagers it started, the n-th TaskManager's ({@code
+   * taskmanager-<n>}) at index n - 1; a pid stays listed after its process died.
+   */
+  public List<Long> taskManagerPids() throws IOException {
+    List<Long> pids = new ArrayList<>();
+    for (int n = 1; n <= taskManagers; n++) {
+      pids.add(pid("taskmanager-" + n));
+    }
+    return pids;
+  }
+
+  /** The pid start.sh recorded for the JobManager. */
+  public long jobManagerPid() throws IOException {
+    return pid("jobmanager");
+  }
+
+  private long pid(String process) throws IOException {
+    Path file = workDir.resolve("pid").resolve(process + ".pid");
+    if (!Files.exists(file)) {
+      throw new IOException("no pid file " + file + ": was the cluster stopped?");
+    }
+    return Long.parseLong(Files.readString(file, StandardCharsets.UTF_8).strip());
+  }
+
+  /**
+   * GET /taskmanagers: the resource ids ({@code taskmanager-<n>}) of the TaskManagers registered
+   * now, sorted. A killed TaskManager stays listed until the cluster notices (heartbeats,
+   * config.yaml).
+   */
+  public List<String> registeredTaskManagers() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (JsonNode taskManager : get("/taskmanagers").path("taskmanagers")) {
+      ids.add(taskManager.path("id").asText());
+    }
+    Collections.sort(ids);
+    return ids;
+  }
+
+  /**
+   * Waits until exactly {@code count} TaskManagers are registered (after one was killed, say);
+   * returns how long that took.
+   */
+  public Duration awaitTaskManagers(int count, Duration timeout) throws Exception {
+    long start = System.nanoTime();
+    List<String> registered = registeredTaskManagers();
+    while (registered.size() != count) {
+      if (System.nanoTime() - start > timeout.toNanos()) {
+        throw new IllegalStateException(
+            count + " TaskManagers expected, " + registered + " registered after " + timeout);
+      }
+      Thread.sleep(100);
+      registered = registeredTaskManagers();
+    }
+    return Duration.ofNanos(System.nanoTime() - start);
   }
 
   /** The id of the newest job named {@code name}, once the cluster knows it. */

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The project's scripted Flink session cluster ({@code runner-configs/flink-cluster/start.sh}, a
- * JobManager and a TaskManager in their own JVMs) on free loopback ports, driven as an operator
+ * JobManager and TaskManagers in their own JVMs) on free loopback ports, driven as an operator
  * drives one: jobs are submitted by a client JVM started from the job jar, and watched and stopped
  * through Flink's REST API only.
  */
@@ -49,6 +49,20 @@ final class ScriptedFlinkCluster implements AutoCloseable {
    */
   static ScriptedFlinkCluster start(Path workDir) throws Exception {
     return new ScriptedFlinkCluster(SessionCluster.start(workDir));
+  }
+
+  /**
+   * Starts the cluster with {@code taskManagers} TaskManagers whose JVMs (and the JobManager's) get
+   * {@code extraEnv} on top of this JVM's environment.
+   */
+  static ScriptedFlinkCluster start(Path workDir, int taskManagers, Map<String, String> extraEnv)
+      throws Exception {
+    return new ScriptedFlinkCluster(SessionCluster.start(workDir, taskManagers, extraEnv));
+  }
+
+  /** The cluster's processes and REST API: TaskManager pids, registered TaskManagers. */
+  SessionCluster session() {
+    return cluster;
   }
 
   int restPort() {

@@ -1,0 +1,263 @@
+package dev.filetables.tests.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.filetables.pipelines.OrdersStreamJob;
+import dev.filetables.testfixtures.SessionCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue 16: the scripted session cluster with two TaskManagers, one of them killed with {@code kill
+ * -9} under a running job. Checks that both TaskManagers register under their own names, that the
+ * dashboard is served, that the storage settings of start.sh's environment reach the JobManager and
+ * TaskManager JVMs and are printed nowhere, that the cluster notices the dead TaskManager quickly
+ * (heartbeats, config.yaml), and that the job (parallelism 2, so 2 of the 4 slots) restarts on the
+ * surviving TaskManager and completes checkpoints again.
+ */
+@Tag("cluster")
+class TaskManagerLossTest {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskManagerLossTest.class);
+  private static final String JOB = "orders-tm-loss";
+
+  /** config.yaml: heartbeat.timeout, the latest a dead TaskManager is dropped; plus slack. */
+  private static final Duration DETECTION_BOUND = Duration.ofSeconds(30);
+
+  /** Detection, the restart delay, redeploying and a checkpoint, with slack for a busy host. */
+  private static final Duration RECOVERY_BOUND = Duration.ofSeconds(60);
+
+  /** Kept when the test fails: the cluster's logs are in it. */
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path dir;
+
+  @Test
+  void jobSurvivesTheLossOfATaskManager() throws Exception {
+    String secret = "secret-" + UUID.randomUUID();
+    Path hadoopConf = Files.createDirectories(dir.resolve("hadoop-conf"));
+    Map<String, String> storageEnv =
+        Map.of(
+            "AWS_ACCESS_KEY_ID",
+            "test-key-id",
+            "AWS_SECRET_ACCESS_KEY",
+            secret,
+            "AWS_REGION",
+            "eu-test-1",
+            "HADOOP_CONF_DIR",
+            hadoopConf.toString());
+    Path workDir = dir.resolve("cluster");
+    try (ScriptedFlinkCluster cluster = ScriptedFlinkCluster.start(workDir, 2, storageEnv)) {
+      SessionCluster session = cluster.session();
+      assertEquals(List.of("taskmanager-1", "taskmanager-2"), session.registeredTaskManagers());
+      List<Long> pids = session.taskManagerPids();
+      assertEquals(2, pids.stream().distinct().count(), "TaskManager pids " + pids);
+      assertOwnPorts(session);
+      assertDashboardServed(session);
+      List<Long> clusterPids = new ArrayList<>(pids);
+      clusterPids.add(session.jobManagerPid());
+      for (long pid : clusterPids) {
+        assertInherited(pid, storageEnv);
+      }
+
+      String job =
+          cluster.submit(
+              OrdersStreamJob.class.getName(),
+              List.of(
+                  "--output=" + dir.resolve("orders"),
+                  "--rowsPerSecond=200",
+                  "--checkpointingInterval=1000"),
+              JOB);
+      cluster.awaitCheckpoints(job, 1, Duration.ofMinutes(3));
+      String victim = taskManagersOf(session, job).get(0);
+      long victimPid = pids.get(Integer.parseInt(victim.substring("taskmanager-".length())) - 1);
+
+      long killed = System.nanoTime();
+      long killedAtMillis = System.currentTimeMillis();
+      assertTrue(
+          ProcessHandle.of(victimPid).orElseThrow().destroyForcibly(), "kill -9 " + victimPid);
+      Duration detected = session.awaitTaskManagers(1, DETECTION_BOUND);
+      List<String> survivors = session.registeredTaskManagers();
+      assertFalse(survivors.contains(victim), victim + " still registered: " + survivors);
+      Duration recovered = awaitRecovery(session, job, survivors, killedAtMillis, killed);
+      LOG.info(
+          "Killed {} (pid {}): dropped by the cluster after {} ms; job running and checkpointing"
+              + " again after {} ms; numRestarts metric {}",
+          victim,
+          victimPid,
+          detected.toMillis(),
+          recovered.toMillis(),
+          session
+              .get("/jobs/" + job + "/metrics?get=numRestarts")
+              .path(0)
+              .path("value")
+              .asText("?"));
+    }
+    assertSecretNotPrinted(workDir, secret);
+  }
+
+  /** Each TaskManager has its own RPC address (in its path) and data port. */
+  private static void assertOwnPorts(SessionCluster session) throws Exception {
+    JsonNode taskManagers = session.get("/taskmanagers").path("taskmanagers");
+    List<String> rpcAddresses = new ArrayList<>();
+    List<Integer> dataPorts = new ArrayList<>();
+    for (JsonNode taskManager : taskManagers) {
+      rpcAddresses.add(taskManager.path("path").asText());
+      dataPorts.add(taskManager.path("dataPort").asInt());
+    }
+    assertEquals(2, rpcAddresses.stream().distinct().count(), "RPC addresses " + rpcAddresses);
+    assertEquals(2, dataPorts.stream().distinct().count(), "data ports " + dataPorts);
+  }
+
+  /** GET / is the dashboard's page (flink-runtime-web on the JobManager's class path). */
+  private static void assertDashboardServed(SessionCluster session) throws Exception {
+    HttpResponse<String> page =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://" + session.master() + "/"))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, page.statusCode(), page.body());
+    assertTrue(
+        page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"),
+        "content type " + page.headers().firstValue("Content-Type"));
+    assertTrue(page.body().contains("<title>Apache Flink Web Dashboard</title>"), page.body());
+  }
+
+  /** The process's environment (Linux /proc) holds every variable of {@code expected}. */
+  private static void assertInherited(long pid, Map<String, String> expected) throws Exception {
+    Path environ = Path.of("/proc", Long.toString(pid), "environ");
+    assumeTrue(Files.isReadable(environ), "no " + environ + " to read a process's environment");
+    Map<String, String> env = new HashMap<>();
+    for (String entry : Files.readString(environ, StandardCharsets.UTF_8).split("\0")) {
+      int eq = entry.indexOf('=');
+      if (eq > 0) {
+        env.put(entry.substring(0, eq), entry.substring(eq + 1));
+      }
+    }
+    for (Map.Entry<String, String> variable : expected.entrySet()) {
+      // compared without printing: one of them is a secret
+      assertTrue(
+          variable.getValue().equals(env.get(variable.getKey())),
+          variable.getKey() + " did not reach process " + pid);
+    }
+  }
+
+  /** The resource ids of the TaskManagers that run the job's tasks, sorted. */
+  private static List<String> taskManagersOf(SessionCluster session, String job) throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (JsonNode vertex : session.get("/jobs/" + job).path("vertices")) {
+      String path = "/jobs/" + job + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
+      for (JsonNode taskManager : session.get(path).path("taskmanagers")) {
+        String id = taskManager.path("taskmanager-id").asText();
+        if (!ids.contains(id)) {
+          ids.add(id);
+        }
+      }
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  /**
+   * Waits until the job runs all its tasks on {@code survivors} and has completed a checkpoint
+   * triggered after the kill; returns the time since {@code killedNanos}. The REST API caches a
+   * job's state for a few seconds (web.refresh-interval), so every condition is one that a view
+   * from before the kill cannot meet.
+   */
+  private static Duration awaitRecovery(
+      SessionCluster session,
+      String job,
+      List<String> survivors,
+      long killedAtMillis,
+      long killedNanos)
+      throws Exception {
+    String seen = "";
+    while (System.nanoTime() - killedNanos < RECOVERY_BOUND.toNanos()) {
+      JsonNode details = session.get("/jobs/" + job);
+      String state = details.path("state").asText();
+      if (ScriptedFlinkCluster.isTerminal(state)) {
+        throw new AssertionError("job ended " + state + session.failure(job));
+      }
+      List<String> taskManagers = taskManagersOf(session, job);
+      long lastCheckpointTriggered =
+          session
+              .get("/jobs/" + job + "/checkpoints")
+              .path("latest")
+              .path("completed")
+              .path("trigger_timestamp")
+              .asLong();
+      seen =
+          state
+              + ", tasks on "
+              + taskManagers
+              + ", last checkpoint triggered "
+              + (lastCheckpointTriggered - killedAtMillis)
+              + " ms after the kill";
+      if ("RUNNING".equals(state)
+          && allTasksRunning(details)
+          && taskManagers.equals(survivors)
+          && lastCheckpointTriggered > killedAtMillis) {
+        return Duration.ofNanos(System.nanoTime() - killedNanos);
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError(
+        "job "
+            + job
+            + " not running on "
+            + survivors
+            + " and checkpointing within "
+            + RECOVERY_BOUND
+            + " of the kill: "
+            + seen
+            + session.failure(job));
+  }
+
+  private static boolean allTasksRunning(JsonNode job) {
+    boolean running = job.path("vertices").size() > 0;
+    for (JsonNode vertex : job.path("vertices")) {
+      running &= "RUNNING".equals(vertex.path("status").asText());
+    }
+    return running;
+  }
+
+  /** No log or output of the scripts and the cluster's processes holds the secret. */
+  private static void assertSecretNotPrinted(Path workDir, String secret) throws Exception {
+    List<Path> printed = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(workDir)) {
+      for (Path file :
+          (Iterable<Path>)
+              files
+                      .filter(Files::isRegularFile)
+                      .filter(f -> f.toString().endsWith(".log") || f.toString().endsWith(".out"))
+                  ::iterator) {
+        if (Files.readString(file, StandardCharsets.ISO_8859_1).contains(secret)) {
+          printed.add(file);
+        }
+      }
+    }
+    assertEquals(List.of(), printed, "files that print AWS_SECRET_ACCESS_KEY");
+  }
+}
