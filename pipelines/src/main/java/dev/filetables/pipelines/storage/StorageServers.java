@@ -25,6 +25,20 @@ public final class StorageServers implements AutoCloseable {
     this.hdfs = hdfs;
   }
 
+  private static StorageServers shared;
+
+  /**
+   * The servers every test class of this JVM shares (started on first use; they stop when the JVM
+   * exits, see {@link ServerProcess}): starting them costs about 15 s of a test suite each time.
+   */
+  public static synchronized StorageServers shared() throws IOException {
+    if (shared == null) {
+      shared = start();
+    }
+    shared.makeDefault();
+    return shared;
+  }
+
   /** Starts both servers under a new temporary directory. */
   public static StorageServers start() throws IOException {
     Path dir = Files.createTempDirectory("filetables-storage-");

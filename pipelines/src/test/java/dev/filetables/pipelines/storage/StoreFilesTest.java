@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,14 +38,7 @@ class StoreFilesTest {
 
   @BeforeAll
   static void startServers() throws Exception {
-    servers = StorageServers.start();
-  }
-
-  @AfterAll
-  static void stopServers() {
-    if (servers != null) {
-      servers.close();
-    }
+    servers = StorageServers.shared();
   }
 
   static Stream<String> stores() {

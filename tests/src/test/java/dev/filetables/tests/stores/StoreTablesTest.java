@@ -35,7 +35,6 @@ import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.Row;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,14 +65,7 @@ class StoreTablesTest {
 
   @BeforeAll
   static void startServers() throws Exception {
-    servers = StorageServers.start();
-  }
-
-  @AfterAll
-  static void stopServers() {
-    if (servers != null) {
-      servers.close();
-    }
+    servers = StorageServers.shared();
   }
 
   static Stream<String> stores() {

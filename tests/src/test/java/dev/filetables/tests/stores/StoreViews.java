@@ -14,10 +14,11 @@ import org.apache.hadoop.fs.FileSystem;
  * server keeps each object as a file {@code <bucket directory>/<key>}); on HDFS, a copy made by
  * Hadoop's own client.
  */
-final class StoreViews {
+public final class StoreViews {
   private StoreViews() {}
 
-  static Path localView(StorageServers servers, String storeRoot, Path scratch) throws IOException {
+  public static Path localView(StorageServers servers, String storeRoot, Path scratch)
+      throws IOException {
     URI uri = URI.create(storeRoot.replace(" ", "%20"));
     switch (uri.getScheme()) {
       case "s3":

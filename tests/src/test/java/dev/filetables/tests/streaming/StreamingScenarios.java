@@ -13,6 +13,7 @@ import dev.filetables.testfixtures.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.FileTableMaintenance;
 import dev.filetables.transforms.PublishedLeftovers;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -705,17 +706,27 @@ final class StreamingScenarios {
             .withRowsPerSecond(rowsPerSecond)
             .withEmitLog(logId);
     List<TableSpec> tables = tables(sinks);
+    TableView view = tableView;
+    tableView = null;
     LiveReader live = null;
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), PARALLELISM)) {
       FlinkPipelineOptions options = options(cluster, "failures");
       tune.accept(options);
       JobID job = cluster.submit(pipeline(options, source, plan, sinks));
-      live = LiveReader.start(tables, orders, totalRows);
+      if (view == null) {
+        live = LiveReader.start(tables, orders, totalRows);
+      }
       RunResult run =
           awaitCompletion(cluster, job, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
       LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
-      Map<String, List<String>> seen = stopLiveReader(live, sinks, "failure seed " + seed);
-      return new FailureOutcome(plan, run, check(tables, orders, totalRows), log.emissions(), seen);
+      Map<String, List<String>> seen =
+          live == null ? Map.of() : stopLiveReader(live, sinks, "failure seed " + seed);
+      List<TableSpec> checked = new ArrayList<>();
+      for (TableSpec table : tables) {
+        checked.add(view == null ? table : view.localView(table));
+      }
+      return new FailureOutcome(
+          plan, run, check(checked, orders, totalRows), log.emissions(), seen);
     } finally {
       if (live != null) {
         live.close();
@@ -735,6 +746,22 @@ final class StreamingScenarios {
   private static final Duration BRAKE_AT_MOST = Duration.ofSeconds(90);
 
   private static volatile BooleanSupplier untilCrashesDone;
+
+  /** The tables of a store as local files, for the checks (see {@link #checkThrough}). */
+  interface TableView {
+    TableSpec localView(TableSpec table) throws IOException;
+  }
+
+  private static volatile TableView tableView;
+
+  /**
+   * Makes the next {@link #runWithFailures} check its tables (written to a store) through {@code
+   * view}, after the job: the independent readers read local files. The reader during the run is
+   * left out then; it reads local tables.
+   */
+  static void checkThrough(TableView view) {
+    tableView = view;
+  }
 
   /**
    * Makes the next {@link #runWithFailures} slow its source to a trickle (25 rows/s) from 72 % of

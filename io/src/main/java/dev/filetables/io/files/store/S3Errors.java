@@ -1,8 +1,10 @@
 package dev.filetables.io.files.store;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -48,6 +50,12 @@ final class S3Errors {
       return new IOException(
           "S3 at " + endpoint + " failed on " + path + ": " + firstLine(s3.getMessage()), e);
     }
+    if (interrupted(e)) {
+      InterruptedIOException interrupted =
+          new InterruptedIOException("interrupted while using S3 for " + path);
+      interrupted.initCause(e);
+      return interrupted;
+    }
     if (e instanceof SdkClientException) {
       throw new StoreException(
           "Cannot use S3 at "
@@ -60,6 +68,18 @@ final class S3Errors {
           e);
     }
     throw e;
+  }
+
+  /** The SDK reports a cancelled task's interrupt as a client failure; it is not the store's. */
+  private static boolean interrupted(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof AbortedException
+          || t instanceof InterruptedException
+          || t instanceof InterruptedIOException) {
+        return true;
+      }
+    }
+    return Thread.currentThread().isInterrupted();
   }
 
   private static String firstLine(String message) {
