@@ -13,7 +13,10 @@ interface S3CommitProtocol {
   /** For the benchmark's table, e.g. {@code (b) complete at commit}. */
   String label();
 
-  /** Whether it handles a file of {@code size} bytes differently from the variant before it. */
+  /**
+   * False when it would handle a file of {@code size} bytes exactly as another protocol of the
+   * benchmark does ((a') above one part uploads as (a)), so the benchmark skips it there.
+   */
   boolean appliesTo(long size);
 
   /** Uploads {@code data} for {@code finalKey} without making it visible there. */

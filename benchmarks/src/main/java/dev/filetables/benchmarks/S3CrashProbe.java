@@ -45,7 +45,10 @@ final class S3CrashProbe {
     boolean crashed =
         switch (point) {
           case DURING_UPLOAD -> protocol.stageInterrupted(key, data);
-          case AFTER_UPLOAD -> protocol.stage(key, data) != null;
+          case AFTER_UPLOAD -> {
+            protocol.stage(key, data);
+            yield true;
+          }
           case DURING_COMMIT -> protocol.commitInterrupted(protocol.stage(key, data));
         };
     if (!crashed) {
@@ -60,7 +63,7 @@ final class S3CrashProbe {
     found.clean(s3, bucket);
     Counts clean = counter.snapshot().minus(before);
     S3Leftovers after = S3Leftovers.scan(s3, bucket, prefix);
-    if (!after.isEmpty()) {
+    if (!after.nothingToClean()) {
       throw new IllegalStateException("cleaning left " + after + " under " + prefix);
     }
     for (S3Object object : after.visible()) {

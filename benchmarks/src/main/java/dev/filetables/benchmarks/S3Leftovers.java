@@ -42,7 +42,8 @@ record S3Leftovers(List<S3Object> hidden, List<S3Object> visible, List<Multipart
     return new S3Leftovers(List.copyOf(hidden), List.copyOf(visible), List.copyOf(uploads));
   }
 
-  boolean isEmpty() {
+  /** No hidden object and no open upload (visible objects are published, not leftovers). */
+  boolean nothingToClean() {
     return hidden.isEmpty() && uploads.isEmpty();
   }
 
