@@ -34,13 +34,14 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("compaction", "dev.filetables.benchmarks.CompactionBenchmark");
     BENCHMARKS.put("watch", "dev.filetables.benchmarks.WatchBenchmark");
     BENCHMARKS.put("kafka", "dev.filetables.benchmarks.KafkaClusterBenchmark");
+    BENCHMARKS.put("s3-commit", "dev.filetables.benchmarks.S3CommitProtocolBenchmark");
   }
 
   @Parameters(
       index = "0",
       arity = "0..1",
       paramLabel = "<benchmark>",
-      description = "batch, streaming, latency, compaction, watch or kafka")
+      description = "batch, streaming, latency, compaction, watch, kafka or s3-commit")
   private String name;
 
   @Parameters(

@@ -96,7 +96,8 @@ class CliParsingTest {
   @Test
   void benchAndJobAreCommandsToo() {
     assertUsage(
-        "unknown benchmark 'fastest'; benchmarks: batch, streaming, latency, compaction, watch, kafka",
+        "unknown benchmark 'fastest'; benchmarks: batch, streaming, latency, compaction, watch,"
+            + " kafka, s3-commit",
         "bench",
         "fastest");
     // a benchmark's own options: BenchCommandTest in benchmarks/ (the benchmarks are not on this

@@ -111,8 +111,10 @@ public final class LocalS3Server implements AutoCloseable {
     return directory;
   }
 
-  /** The server's process id, for tests. */
-  long pid() {
+  /**
+   * The server's process id, for tests and benchmarks (what the server itself does, e.g. its I/O).
+   */
+  public long pid() {
     return process.pid();
   }
 
