@@ -37,7 +37,7 @@ public final class FileSystemOptions {
               .type(FileSystemOptionTypes.TABLE_PATH)
               .required(() -> ": the table root directory, a plain path or a file:///... URI")
               .description(
-                  "table root directory on the local file system: a plain path or a `file:///…` URI; never a file"));
+                  "table root directory: a local path or `file:///…` URI, `hdfs://host:port/…` or `s3://bucket/…`; never a file"));
 
   public static final TableOption<String> FORMAT =
       declare(

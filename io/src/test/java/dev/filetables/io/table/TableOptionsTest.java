@@ -162,8 +162,8 @@ class TableOptionsTest {
         "| `sink.rolling-policy.file-size` | size | `128MB` | roll a part file once it exceeds this size |",
         rows[2 + FileSystemOptions.all().indexOf(FileSystemOptions.ROLLING_FILE_SIZE)]);
     assertEquals(
-        "| `path` | string | required | table root directory on the local file system: a plain path"
-            + " or a `file:///…` URI; never a file |",
+        "| `path` | string | required | table root directory: a local path or `file:///…` URI,"
+            + " `hdfs://host:port/…` or `s3://bucket/…`; never a file |",
         rows[2 + FileSystemOptions.all().indexOf(FileSystemOptions.PATH)]);
   }
 
