@@ -81,7 +81,7 @@ public final class BatchWriteReadBenchmark {
 
   static final String MARKER = ".filetables-bench";
   private static final String METRICS_NAMESPACE = "filetables.bench";
-  private static final String ROWS_READ = "rows.read";
+  static final String ROWS_READ = "rows.read";
 
   private final Map<String, String> args;
   private final PrintStream out;
@@ -312,7 +312,7 @@ public final class BatchWriteReadBenchmark {
   }
 
   /** One element through one no-op step: what any pipeline run costs on the runner. */
-  private static Pipeline emptyPipeline(PipelineOptions options) {
+  static Pipeline emptyPipeline(PipelineOptions options) {
     Pipeline pipeline = Pipeline.create(options);
     pipeline.apply(Create.of(1L)).apply(ParDo.of(new NoOpFn()));
     return pipeline;
@@ -447,7 +447,7 @@ public final class BatchWriteReadBenchmark {
     }
   }
 
-  private static long counter(PipelineResult result, String name) {
+  static long counter(PipelineResult result, String name) {
     long total = 0;
     for (MetricResult<Long> c :
         result
@@ -593,7 +593,7 @@ public final class BatchWriteReadBenchmark {
     }
   }
 
-  private static final class CountRowsFn extends DoFn<Row, Void> {
+  static final class CountRowsFn extends DoFn<Row, Void> {
     private static final long serialVersionUID = 1L;
     private final Counter rows = Metrics.counter(METRICS_NAMESPACE, ROWS_READ);
 

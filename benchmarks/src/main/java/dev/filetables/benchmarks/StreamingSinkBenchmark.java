@@ -5,6 +5,7 @@ import dev.filetables.pipelines.flink.LocalFlinkCluster;
 import dev.filetables.pipelines.orders.EmitLog;
 import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.pipelines.orders.OrdersSource;
+import dev.filetables.pipelines.storage.StorageServers;
 import dev.filetables.testfixtures.TableContents;
 import dev.filetables.transforms.FileTableIO;
 import java.lang.management.ManagementFactory;
@@ -14,9 +15,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.IntSummaryStatistics;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.io.aws2.options.AwsOptions;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
@@ -24,6 +27,7 @@ import org.apache.flink.runtime.checkpoint.CompletedCheckpointStatsSummarySnapsh
 import org.apache.flink.runtime.checkpoint.TaskStateStats;
 import org.apache.flink.runtime.jobgraph.JobVertexID;
 import org.apache.flink.runtime.jobmaster.JobResult;
+import software.amazon.awssdk.regions.Region;
 
 /**
  * Streaming throughput of {@code FileTableIO.write} on the Flink runner (issue 3, point 8): a local
@@ -42,13 +46,14 @@ import org.apache.flink.runtime.jobmaster.JobResult;
  *   [--partitions=48] [--format=parquet] [--checkpoint-ms=2000] [--parallelism=2]
  *   [--option=key=value ...] [--work-dir=/tmp/filetables-bench]
  *   [--open-partitions=200] [--memory-seconds=30] [--memory-rate=20000]
- *   [--skip-throughput=false] [--skip-memory=false] [--timeout-s=600] [--sink=filetables|discard]
+ *   [--store=local|hdfs|s3] [--skip-throughput=false] [--skip-memory=false] [--timeout-s=600] [--sink=filetables|discard]
  *   [--disable-metrics=false] [--buffer-size=bytes (FileTableIO.Write#withBufferSize)]
  *   [--finish-bundle-before-checkpointing=true (false: the sink sends rows unbatched)]
  * </pre>
  *
  * {@code --sink=discard} runs the same job with a step that drops the rows instead of the sink: the
- * ceiling the source and the runner put on the throughput on this machine.
+ * ceiling the source and the runner put on the throughput on this machine. {@code --store=hdfs|s3}
+ * puts the tables on a real HDFS or S3 server started here on loopback ({@link StorageServers}).
  */
 public final class StreamingSinkBenchmark {
   static {
@@ -65,6 +70,8 @@ public final class StreamingSinkBenchmark {
   private final int parallelism;
   private final Map<String, String> tableOptions;
   private final Path workDir;
+  private final String store;
+  private StorageServers servers;
   private final int openPartitions;
   private final long memorySeconds;
   private final double memoryRate;
@@ -87,6 +94,10 @@ public final class StreamingSinkBenchmark {
     memorySeconds = args.longValue("memory-seconds", 30);
     memoryRate = args.doubleValue("memory-rate", 20_000);
     timeout = Duration.ofSeconds(args.longValue("timeout-s", 600));
+    store = args.string("store", "local");
+    if (!List.of("local", "hdfs", "s3").contains(store)) {
+      throw new IllegalArgumentException("--store is local, hdfs or s3, got " + store);
+    }
     String sink = args.string("sink", "filetables");
     if (!sink.equals("filetables") && !sink.equals("discard")) {
       throw new IllegalArgumentException("--sink is filetables or discard, got " + sink);
@@ -105,6 +116,10 @@ public final class StreamingSinkBenchmark {
     args.checkNoUnknown();
     BenchJobs.deleteRecursively(bench.workDir);
     Files.createDirectories(bench.workDir);
+    if (!bench.store.equals("local")) {
+      // real servers on loopback; they stop when this JVM exits (System.exit below)
+      bench.servers = StorageServers.start();
+    }
     try (LocalFlinkCluster cluster =
         LocalFlinkCluster.start(bench.workDir.resolve("flink"), bench.parallelism)) {
       if (!skipThroughput) {
@@ -118,7 +133,21 @@ public final class StreamingSinkBenchmark {
   }
 
   private TableSpec table(String name) {
-    return Orders.table(name, workDir.resolve(name).toString(), format, tableOptions);
+    String location =
+        servers == null ? workDir.resolve(name).toString() : servers.root(store) + "/bench/" + name;
+    return Orders.table(name, location, format, tableOptions);
+  }
+
+  /** The job's options, which also configure the stores on the workers. */
+  private FlinkPipelineOptions options(LocalFlinkCluster cluster, String jobName) {
+    FlinkPipelineOptions options =
+        BenchJobs.options(cluster, jobName, parallelism, checkpointMillis);
+    if (servers != null) {
+      AwsOptions aws = options.as(AwsOptions.class);
+      aws.setEndpoint(servers.s3().endpoint());
+      aws.setAwsRegion(Region.of(servers.s3().region()));
+    }
+    return options;
   }
 
   private FileTableIO.Write write(TableSpec table) {
@@ -142,8 +171,7 @@ public final class StreamingSinkBenchmark {
     EmitLog log = EmitLog.create(logId, false);
     OrdersSource source =
         OrdersSource.of(Orders.withPartitions(partitions)).withTotalRows(rows).withEmitLog(logId);
-    FlinkPipelineOptions options =
-        BenchJobs.options(cluster, "throughput-" + logId, parallelism, checkpointMillis);
+    FlinkPipelineOptions options = options(cluster, "throughput-" + logId);
     // Beam's Flink runner updates its metrics on every source advance and element
     options.setDisableMetrics(disableMetrics);
     // false: bundles end inside the snapshot, and the sink sends rows one by one (no batches)
@@ -332,8 +360,7 @@ public final class StreamingSinkBenchmark {
         OrdersSource.of(Orders.withPartitions(openPartitions))
             .withRowsPerSecond(memoryRate)
             .withEmitLog(logId);
-    FlinkPipelineOptions options =
-        BenchJobs.options(cluster, "open-partitions-" + logId, parallelism, checkpointMillis);
+    FlinkPipelineOptions options = options(cluster, "open-partitions-" + logId);
     options.setDisableMetrics(disableMetrics);
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     System.gc();

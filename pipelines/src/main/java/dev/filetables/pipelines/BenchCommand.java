@@ -35,13 +35,14 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("watch", "dev.filetables.benchmarks.WatchBenchmark");
     BENCHMARKS.put("kafka", "dev.filetables.benchmarks.KafkaClusterBenchmark");
     BENCHMARKS.put("s3-commit", "dev.filetables.benchmarks.S3CommitProtocolBenchmark");
+    BENCHMARKS.put("storage", "dev.filetables.benchmarks.StorageBenchmark");
   }
 
   @Parameters(
       index = "0",
       arity = "0..1",
       paramLabel = "<benchmark>",
-      description = "batch, streaming, latency, compaction, watch, kafka or s3-commit")
+      description = "batch, streaming, latency, compaction, watch, kafka, s3-commit or storage")
   private String name;
 
   @Parameters(
