@@ -1,5 +1,6 @@
 package dev.filetables.pipelines;
 
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
 import java.io.IOException;
@@ -81,7 +82,7 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     runner.pipelineArgs("demo", pipelineArgs); // usage errors before any work
     long seed = seedText == null ? DEFAULT_SEED : Counts.parse("seed", seedText, Long.MIN_VALUE);
-    Path output = Path.of(outputText).toAbsolutePath().normalize();
+    Path output = TablePaths.of(outputText).toAbsolutePath().normalize();
     if (kafka) {
       if (!runner.none() || !pipelineArgs.isEmpty()) {
         throw new CliException(

@@ -1,11 +1,11 @@
 package dev.filetables.pipelines;
 
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.pipelines.orders.OrdersSource;
 import dev.filetables.transforms.FileTableIO;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -224,7 +224,7 @@ public final class OrdersStreamJob {
     if (options.getAutoCompaction()) {
       tableOptions.put(TableOptions.AUTO_COMPACTION, "true");
     }
-    String path = Path.of(options.getOutput()).toAbsolutePath().normalize().toString();
+    String path = TablePaths.of(options.getOutput()).toAbsolutePath().normalize().toString();
     return Orders.table("orders", path, options.getTableFormat(), tableOptions);
   }
 }

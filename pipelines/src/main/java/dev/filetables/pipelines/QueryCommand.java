@@ -110,6 +110,10 @@ final class QueryCommand implements Callable<Integer> {
     OutputFormat format = OutputFormat.of(formatText);
     Optional<Long> limit = Optional.ofNullable(limitText).map(v -> Counts.parse("limit", v, 0));
     Optional<String> where = Optional.ofNullable(whereText);
+    // Options first: they configure the stores a DDL file or table may live on (S3's --endpoint).
+    PipelineOptions options =
+        RunnerOptions.create(
+            RunnerOptions.effectiveArgs(runner, "query", pipelineArgs, context.presets()));
     TableSpec declared = TableFiles.load(file);
     TableSpec table = TableFiles.bounded(declared);
     if (table != declared) {
@@ -125,9 +129,6 @@ final class QueryCommand implements Callable<Integer> {
     List<ColumnType> types = RowCells.types(table.schema());
     PrintStream out = context.out();
 
-    PipelineOptions options =
-        RunnerOptions.create(
-            RunnerOptions.effectiveArgs(runner, "query", pipelineArgs, context.presets()));
     Path results = Files.createTempDirectory(tempParent(options), "filetables-query-");
     try {
       Pipeline pipeline = Pipeline.create(options);

@@ -142,6 +142,10 @@ final class RunCommand implements Callable<Integer> {
     String from = required(fromFile, "from");
     String to = required(toFile, "to");
     Optional<String> where = Optional.ofNullable(whereText);
+    // The stores a DDL file or table may live on take their settings (S3's --endpoint) from the
+    // pipeline options: set them before anything is read; the job's own options follow below.
+    RunnerOptions.create(
+        RunnerOptions.effectiveArgs(runner, "run", pipelineArgs, context.presets()));
     if (TableFiles.isKafka(from)) {
       if (where.isPresent()) {
         throw new CliException(

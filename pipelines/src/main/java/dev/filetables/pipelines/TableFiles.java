@@ -1,5 +1,6 @@
 package dev.filetables.pipelines;
 
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.io.kafka.KafkaTables;
 import dev.filetables.io.table.DdlParser;
@@ -33,7 +34,7 @@ final class TableFiles {
   }
 
   private static Path existing(String file) {
-    Path path = Path.of(file);
+    Path path = TablePaths.of(file);
     if (!Files.exists(path)) {
       throw new CliException("table definition file not found: " + file);
     }
@@ -48,7 +49,7 @@ final class TableFiles {
    * file.
    */
   static TableSpec load(String file) {
-    Path path = Path.of(file);
+    Path path = TablePaths.of(file);
     if (!Files.exists(path)) {
       throw new CliException("table definition file not found: " + file);
     }

@@ -94,7 +94,10 @@ final class StorePath implements Path {
 
   @Override
   public boolean startsWith(Path other) {
-    StorePath that = cast(other);
+    if (!(other instanceof StorePath) || !other.getFileSystem().equals(fileSystem)) {
+      return false; // as the JDK's paths answer for a path of another file system
+    }
+    StorePath that = (StorePath) other;
     return that.absolute == absolute
         && that.names.size() <= names.size()
         && names.subList(0, that.names.size()).equals(that.names);
@@ -102,7 +105,10 @@ final class StorePath implements Path {
 
   @Override
   public boolean endsWith(Path other) {
-    StorePath that = cast(other);
+    if (!(other instanceof StorePath) || !other.getFileSystem().equals(fileSystem)) {
+      return false;
+    }
+    StorePath that = (StorePath) other;
     if (that.absolute) {
       return equals(that);
     }

@@ -1,6 +1,7 @@
 package dev.filetables.transforms.sink.streaming;
 
 import dev.filetables.io.files.FileOps;
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.PartFiles;
@@ -9,11 +10,16 @@ import dev.filetables.transforms.sink.segment.SegmentFiles;
 import dev.filetables.transforms.sink.segment.SegmentKind;
 import dev.filetables.transforms.sink.segment.SegmentWriter;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn.BundleFinalizer;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -218,6 +224,25 @@ final class BundleSegments {
   }
 
   /** Completes the key's open segment, if any: it is full, or its file closes. */
+  /** Uploads of segment files at bundle ends, shared by the writers of this JVM. */
+  private static final ExecutorService UPLOADS =
+      Executors.newFixedThreadPool(
+          16,
+          runnable -> {
+            Thread thread = new Thread(runnable, "filetables-segment-upload");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private static IOException addFailure(
+      @Nullable IOException failure, OpenSegment segment, IOException e) {
+    if (failure == null) {
+      return new IOException("Cannot complete segment " + segment.writer.file(), e);
+    }
+    failure.addSuppressed(e);
+    return failure;
+  }
+
   void close(WriterKey key) throws IOException {
     OpenSegment segment = open.remove(key);
     if (segment != null) {
@@ -225,18 +250,45 @@ final class BundleSegments {
     }
   }
 
-  /** Completes every segment of the bundle (at its end); reports the first failure. */
+  /**
+   * Completes every segment of the bundle (at its end); reports the first failure. On a store where
+   * a file is uploaded when it closes (S3), the uploads of the bundle's segments go out together:
+   * one after the other, 200 open partitions would cost 200 request round trips per bundle.
+   */
   void completeAll() throws IOException {
     IOException failure = null;
-    for (OpenSegment segment : open.values()) {
+    List<OpenSegment> segments = new ArrayList<>(open.values());
+    boolean uploads =
+        segments.size() > 1 && Stores.writesAppearWhole(segments.get(0).writer.file());
+    List<Future<?>> closing = new ArrayList<>();
+    for (OpenSegment segment : segments) {
+      if (uploads) {
+        closing.add(
+            UPLOADS.submit(
+                () -> {
+                  segment.writer.close();
+                  return null;
+                }));
+        continue;
+      }
       try {
         segment.writer.close();
       } catch (IOException e) {
-        if (failure == null) {
-          failure = new IOException("Cannot complete segment " + segment.writer.file(), e);
-        } else {
-          failure.addSuppressed(e);
-        }
+        failure = addFailure(failure, segment, e);
+      }
+    }
+    for (int i = 0; i < closing.size(); i++) {
+      try {
+        closing.get(i).get();
+      } catch (ExecutionException e) {
+        IOException cause =
+            e.getCause() instanceof IOException
+                ? (IOException) e.getCause()
+                : new IOException(e.getCause());
+        failure = addFailure(failure, segments.get(i), cause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while completing the bundle's segments");
       }
     }
     open.clear();
