@@ -94,6 +94,9 @@ final class StorePath implements Path {
 
   @Override
   public boolean startsWith(Path other) {
+    if (isOfAnotherFileSystem(other)) {
+      return false;
+    }
     StorePath that = cast(other);
     return that.absolute == absolute
         && that.names.size() <= names.size()
@@ -102,6 +105,9 @@ final class StorePath implements Path {
 
   @Override
   public boolean endsWith(Path other) {
+    if (isOfAnotherFileSystem(other)) {
+      return false;
+    }
     StorePath that = cast(other);
     if (that.absolute) {
       return equals(that);
@@ -206,6 +212,18 @@ final class StorePath implements Path {
 
   private String last() {
     return names.get(names.size() - 1);
+  }
+
+  /**
+   * Path's contract for startsWith and endsWith: a path of another file system (a local path, a
+   * path of another bucket) is false, not an error. A relative local path compares by its names, as
+   * it resolves.
+   */
+  private boolean isOfAnotherFileSystem(Path other) {
+    if (other instanceof StorePath) {
+      return !((StorePath) other).fileSystem.equals(fileSystem);
+    }
+    return other.isAbsolute();
   }
 
   private StorePath cast(Path other) {
