@@ -10,9 +10,13 @@ import dev.filetables.testfixtures.SessionCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -449,30 +452,61 @@ class TaskManagerLossS3Test {
     return hidden;
   }
 
-  /** Files a Hive-style reader skips: a path component starts with '.' or '_'. */
+  /** Files a Hive-style reader skips, relative to the table. */
   private static List<String> hiddenFiles(Path table) throws IOException {
-    try (Stream<Path> walk = Files.walk(table)) {
-      return walk.filter(Files::isRegularFile)
-          .map(p -> table.relativize(p).toString())
-          .filter(p -> p.startsWith(".") || p.startsWith("_") || p.matches(".*/[._].*"))
-          .sorted()
-          .collect(Collectors.toList());
-    }
+    return filesUnder(table).stream()
+        .filter(TaskManagerLossS3Test::isHidden)
+        .map(Path::toString)
+        .sorted()
+        .collect(Collectors.toList());
   }
 
   /** Visible files whose name is no finished part file of the table's format. */
   private static List<Path> strangeVisibleFiles(Path table) throws IOException {
-    List<Path> strange = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(table)) {
-      for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
-        String relative = table.relativize(file).toString();
-        boolean hidden = relative.startsWith(".") || relative.matches(".*/[._].*");
-        if (!hidden && !PART_FILE.matcher(file.getFileName().toString()).matches()) {
-          strange.add(table.relativize(file));
-        }
+    return filesUnder(table).stream()
+        .filter(file -> !isHidden(file))
+        .filter(file -> !PART_FILE.matcher(file.getFileName().toString()).matches())
+        .sorted()
+        .collect(Collectors.toList());
+  }
+
+  /** A path component starts with '.' or '_'. */
+  private static boolean isHidden(Path relative) {
+    for (Path name : relative) {
+      if (name.toString().startsWith(".") || name.toString().startsWith("_")) {
+        return true;
       }
     }
-    return strange;
+    return false;
+  }
+
+  /**
+   * The files under {@code table}, relative to it. The S3 server writes each object to a temporary
+   * file beside it and renames that into place, so an entry can vanish while the walk runs: it is
+   * skipped, not an error.
+   */
+  private static List<Path> filesUnder(Path table) throws IOException {
+    List<Path> files = new ArrayList<>();
+    Files.walkFileTree(
+        table,
+        new SimpleFileVisitor<Path>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+            if (attributes.isRegularFile()) {
+              files.add(table.relativize(file));
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
+        });
+    return files;
   }
 
   /** DuckDB, reading every visible file afresh, sees each landed row exactly once. */
