@@ -3,6 +3,7 @@ package dev.filetables.tests.streaming;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.filetables.testfixtures.SessionCluster;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,8 +30,12 @@ final class ScriptedFlinkCluster implements AutoCloseable {
 
   private final SessionCluster cluster;
 
-  private ScriptedFlinkCluster(SessionCluster cluster) {
+  /** What start.sh's environment got beyond this JVM's: the client JVMs get it too. */
+  private final Map<String, String> extraEnv;
+
+  private ScriptedFlinkCluster(SessionCluster cluster, Map<String, String> extraEnv) {
     this.cluster = cluster;
+    this.extraEnv = Map.copyOf(extraEnv);
   }
 
   /** The project root. */
@@ -48,16 +53,18 @@ final class ScriptedFlinkCluster implements AutoCloseable {
    * savepoints).
    */
   static ScriptedFlinkCluster start(Path workDir) throws Exception {
-    return new ScriptedFlinkCluster(SessionCluster.start(workDir));
+    return new ScriptedFlinkCluster(SessionCluster.start(workDir), Map.of());
   }
 
   /**
    * Starts the cluster with {@code taskManagers} TaskManagers whose JVMs (and the JobManager's) get
-   * {@code extraEnv} on top of this JVM's environment.
+   * {@code extraEnv} on top of this JVM's environment, as do the clients that submit jobs (an
+   * operator exports storage settings once, in the shell that starts the cluster and submits).
    */
   static ScriptedFlinkCluster start(Path workDir, int taskManagers, Map<String, String> extraEnv)
       throws Exception {
-    return new ScriptedFlinkCluster(SessionCluster.start(workDir, taskManagers, extraEnv));
+    return new ScriptedFlinkCluster(
+        SessionCluster.start(workDir, taskManagers, extraEnv), extraEnv);
   }
 
   /** The cluster's processes and REST API: TaskManager pids, registered TaskManagers. */
@@ -86,31 +93,9 @@ final class ScriptedFlinkCluster implements AutoCloseable {
    * the id of the job named {@code jobName} once the cluster knows it.
    */
   String submit(String mainClass, List<String> args, String jobName) throws Exception {
-    Path jar = jobJar();
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
-    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
-    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-    command.add("-cp");
-    command.add(jar + java.io.File.pathSeparator + flinkClassPath());
-    command.add(mainClass);
-    // the job's own arguments first: a command line's command word ("run") must lead
-    command.addAll(args);
-    command.add("--preset=flink-cluster");
-    command.add("--flinkMaster=" + cluster.master());
-    command.add("--filesToStage=" + jar);
-    command.add("--attachedMode=false");
-    command.add("--jobName=" + jobName);
-    Path log = workDir().resolve("log").resolve("submit-" + jobName + ".log");
-    LOG.info("Submitting {}: {}", jobName, String.join(" ", command));
+    Path log = clientLog(jobName);
     long start = System.nanoTime();
-    Process process =
-        new ProcessBuilder(command)
-            .directory(projectDir().toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    Process process = startClientProcess(mainClass, args, jobName, log);
     if (!process.waitFor(5, TimeUnit.MINUTES)) {
       process.destroyForcibly();
       throw new TimeoutException(
@@ -128,6 +113,104 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     LOG.info("Submitted {} in {} ms", jobName, (System.nanoTime() - start) / 1_000_000);
     return jobId(jobName)
         .orElseThrow(() -> new AssertionError("the cluster has no job " + jobName));
+  }
+
+  /**
+   * Starts a client that stays with its job, as {@code filetables run} of a watched source does (it
+   * waits for the job's end to publish what a drained job left), and returns once the cluster knows
+   * the job named {@code jobName}. Closing the client ends its JVM, not the job.
+   */
+  Client startClient(String mainClass, List<String> args, String jobName) throws Exception {
+    Path log = clientLog(jobName);
+    long start = System.nanoTime();
+    Process process = startClientProcess(mainClass, args, jobName, log);
+    Client client = new Client(process);
+    try {
+      long deadline = start + TimeUnit.MINUTES.toNanos(5);
+      Optional<String> id = jobId(jobName);
+      while (id.isEmpty()) {
+        if (!process.isAlive()) {
+          throw new AssertionError(
+              "the client of "
+                  + jobName
+                  + " ended (exit "
+                  + process.exitValue()
+                  + ") before the cluster had the job:\n"
+                  + tail(log, 40));
+        }
+        if (System.nanoTime() > deadline) {
+          throw new TimeoutException(
+              "the cluster has no job " + jobName + " 5 min after its client started; log " + log);
+        }
+        Thread.sleep(250);
+        id = jobId(jobName);
+      }
+      client.jobId = id.get();
+      LOG.info(
+          "Client of {} started; job {} submitted in {} ms",
+          jobName,
+          client.jobId,
+          (System.nanoTime() - start) / 1_000_000);
+      return client;
+    } catch (Exception | AssertionError e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  /** A client JVM that stays with its job; {@link #close} ends the JVM (SIGKILL if need be). */
+  static final class Client implements AutoCloseable {
+    private final Process process;
+    private String jobId;
+
+    private Client(Process process) {
+      this.process = process;
+    }
+
+    String jobId() {
+      return jobId;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  private Path clientLog(String jobName) {
+    return workDir().resolve("log").resolve("submit-" + jobName + ".log");
+  }
+
+  /** The client JVM: the job's main class on the job jar plus Flink, against this cluster. */
+  private Process startClientProcess(String mainClass, List<String> args, String jobName, Path log)
+      throws IOException {
+    Path jar = jobJar();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("--add-opens=java.base/java.util=ALL-UNNAMED");
+    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
+    command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(jar + File.pathSeparator + flinkClassPath());
+    command.add(mainClass);
+    // the job's own arguments first: a command line's command word ("run") must lead
+    command.addAll(args);
+    command.add("--preset=flink-cluster");
+    command.add("--flinkMaster=" + cluster.master());
+    command.add("--filesToStage=" + jar);
+    command.add("--attachedMode=false");
+    command.add("--jobName=" + jobName);
+    LOG.info("Submitting {}: {}", jobName, String.join(" ", command));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(projectDir().toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().putAll(extraEnv);
+    return builder.start();
   }
 
   /** GET /jobs/overview: the id of the newest job of that name. */

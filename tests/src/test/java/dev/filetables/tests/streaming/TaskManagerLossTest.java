@@ -1,7 +1,6 @@
 package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -41,12 +40,6 @@ import org.slf4j.LoggerFactory;
 class TaskManagerLossTest {
   private static final Logger LOG = LoggerFactory.getLogger(TaskManagerLossTest.class);
   private static final String JOB = "orders-tm-loss";
-
-  /** config.yaml: heartbeat.timeout, the latest a dead TaskManager is dropped; plus slack. */
-  private static final Duration DETECTION_BOUND = Duration.ofSeconds(30);
-
-  /** Detection, the restart delay, redeploying and a checkpoint, with slack for a busy host. */
-  private static final Duration RECOVERY_BOUND = Duration.ofSeconds(60);
 
   /** Kept when the test fails: the cluster's logs are in it. */
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -89,29 +82,16 @@ class TaskManagerLossTest {
                   "--checkpointingInterval=1000"),
               JOB);
       cluster.awaitCheckpoints(job, 1, Duration.ofMinutes(3));
-      String victim = taskManagersOf(session, job).get(0);
-      long victimPid = pids.get(Integer.parseInt(victim.substring("taskmanager-".length())) - 1);
-
-      long killed = System.nanoTime();
-      long killedAtMillis = System.currentTimeMillis();
-      assertTrue(
-          ProcessHandle.of(victimPid).orElseThrow().destroyForcibly(), "kill -9 " + victimPid);
-      Duration detected = session.awaitTaskManagers(1, DETECTION_BOUND);
-      List<String> survivors = session.registeredTaskManagers();
-      assertFalse(survivors.contains(victim), victim + " still registered: " + survivors);
-      Duration recovered = awaitRecovery(session, job, survivors, killedAtMillis, killed);
+      String victim = TaskManagerKills.taskManagersOf(session, job).get(0);
+      TaskManagerKills.Kill kill = TaskManagerKills.killAndAwaitRecovery(session, job, victim);
       LOG.info(
           "Killed {} (pid {}): dropped by the cluster after {} ms; job running and checkpointing"
               + " again after {} ms; numRestarts metric {}",
-          victim,
-          victimPid,
-          detected.toMillis(),
-          recovered.toMillis(),
-          session
-              .get("/jobs/" + job + "/metrics?get=numRestarts")
-              .path(0)
-              .path("value")
-              .asText("?"));
+          kill.victim,
+          kill.pid,
+          kill.detected.toMillis(),
+          kill.recovered.toMillis(),
+          TaskManagerKills.restarts(session, job));
     }
     assertSecretNotPrinted(workDir, secret);
   }
@@ -162,85 +142,6 @@ class TaskManagerLossTest {
           variable.getValue().equals(env.get(variable.getKey())),
           variable.getKey() + " did not reach process " + pid);
     }
-  }
-
-  /** The resource ids of the TaskManagers that run the job's tasks, sorted. */
-  private static List<String> taskManagersOf(SessionCluster session, String job) throws Exception {
-    List<String> ids = new ArrayList<>();
-    for (JsonNode vertex : session.get("/jobs/" + job).path("vertices")) {
-      String path = "/jobs/" + job + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
-      for (JsonNode taskManager : session.get(path).path("taskmanagers")) {
-        String id = taskManager.path("taskmanager-id").asText();
-        if (!ids.contains(id)) {
-          ids.add(id);
-        }
-      }
-    }
-    ids.sort(null);
-    return ids;
-  }
-
-  /**
-   * Waits until the job runs all its tasks on {@code survivors} and has completed a checkpoint
-   * triggered after the kill; returns the time since {@code killedNanos}. The REST API caches a
-   * job's state for a few seconds (web.refresh-interval), so every condition is one that a view
-   * from before the kill cannot meet.
-   */
-  private static Duration awaitRecovery(
-      SessionCluster session,
-      String job,
-      List<String> survivors,
-      long killedAtMillis,
-      long killedNanos)
-      throws Exception {
-    String seen = "";
-    while (System.nanoTime() - killedNanos < RECOVERY_BOUND.toNanos()) {
-      JsonNode details = session.get("/jobs/" + job);
-      String state = details.path("state").asText();
-      if (ScriptedFlinkCluster.isTerminal(state)) {
-        throw new AssertionError("job ended " + state + session.failure(job));
-      }
-      List<String> taskManagers = taskManagersOf(session, job);
-      long lastCheckpointTriggered =
-          session
-              .get("/jobs/" + job + "/checkpoints")
-              .path("latest")
-              .path("completed")
-              .path("trigger_timestamp")
-              .asLong();
-      seen =
-          state
-              + ", tasks on "
-              + taskManagers
-              + ", last checkpoint triggered "
-              + (lastCheckpointTriggered - killedAtMillis)
-              + " ms after the kill";
-      if ("RUNNING".equals(state)
-          && allTasksRunning(details)
-          && taskManagers.equals(survivors)
-          && lastCheckpointTriggered > killedAtMillis) {
-        return Duration.ofNanos(System.nanoTime() - killedNanos);
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(
-        "job "
-            + job
-            + " not running on "
-            + survivors
-            + " and checkpointing within "
-            + RECOVERY_BOUND
-            + " of the kill: "
-            + seen
-            + session.failure(job));
-  }
-
-  private static boolean allTasksRunning(JsonNode job) {
-    boolean running = job.path("vertices").size() > 0;
-    for (JsonNode vertex : job.path("vertices")) {
-      running &= "RUNNING".equals(vertex.path("status").asText());
-    }
-    return running;
   }
 
   /** No log or output of the scripts and the cluster's processes holds the secret. */

@@ -105,10 +105,11 @@ final class StorePath implements Path {
 
   @Override
   public boolean endsWith(Path other) {
-    if (!(other instanceof StorePath) || !other.getFileSystem().equals(fileSystem)) {
-      return false;
+    boolean sameStore = other instanceof StorePath && other.getFileSystem().equals(fileSystem);
+    if (!sameStore && (other instanceof StorePath || other.isAbsolute())) {
+      return false; // a relative local path ("dt=1/part-0.csv") still compares by its names
     }
-    StorePath that = (StorePath) other;
+    StorePath that = cast(other);
     if (that.absolute) {
       return equals(that);
     }

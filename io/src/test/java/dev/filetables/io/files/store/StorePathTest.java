@@ -50,4 +50,24 @@ class StorePathTest {
     assertEquals(Path.of("/data/orders"), TablePaths.of("file:///data/orders"));
     assertFalse(Stores.isStore(TablePaths.of("relative/orders")));
   }
+
+  @Test
+  void aPathOfAnotherFileSystemIsNeitherPrefixNorSuffix() {
+    Path table = TablePaths.of("s3://tables/copy");
+    Path local = Path.of("/tmp/landing");
+    assertFalse(table.startsWith(local));
+    assertFalse(table.endsWith(local));
+    assertFalse(local.startsWith(table));
+    assertFalse(table.startsWith(TablePaths.of("s3://other/copy")));
+    assertFalse(table.startsWith(TablePaths.of("hdfs://127.0.0.1:8020/copy")));
+  }
+
+  @Test
+  void pathsOfTheSameStoreCompareByNames() {
+    Path file = TablePaths.of("s3://tables/copy/dt=1/part-0.parquet");
+    assertTrue(file.startsWith(TablePaths.of("s3://tables/copy")));
+    assertFalse(file.startsWith(TablePaths.of("s3://tables/cop")));
+    assertTrue(file.endsWith(Path.of("dt=1/part-0.parquet")));
+    assertFalse(file.endsWith(Path.of("part-1.parquet")));
+  }
 }

@@ -1,0 +1,161 @@
+package dev.filetables.tests.streaming;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.filetables.testfixtures.SessionCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Killing a TaskManager of the scripted session cluster under a running job with {@code kill -9}
+ * and waiting for the cluster to notice and the job to recover, through the REST API only: what
+ * {@link TaskManagerLossTest} and {@link TaskManagerLossS3Test} share.
+ */
+final class TaskManagerKills {
+  /** config.yaml: heartbeat.timeout, the latest a dead TaskManager is dropped; plus slack. */
+  static final Duration DETECTION_BOUND = Duration.ofSeconds(30);
+
+  /** Detection, the restart delay, redeploying and a checkpoint, with slack for a busy host. */
+  static final Duration RECOVERY_BOUND = Duration.ofSeconds(60);
+
+  private TaskManagerKills() {}
+
+  /** What one kill did: whom it hit and how long the cluster and the job took. */
+  static final class Kill {
+    final String victim;
+    final long pid;
+    final long killedAtMillis;
+    final long killedNanos;
+    final Duration detected;
+    final List<String> survivors;
+    final Duration recovered;
+
+    private Kill(
+        String victim,
+        long pid,
+        long killedAtMillis,
+        long killedNanos,
+        Duration detected,
+        List<String> survivors,
+        Duration recovered) {
+      this.victim = victim;
+      this.pid = pid;
+      this.killedAtMillis = killedAtMillis;
+      this.killedNanos = killedNanos;
+      this.detected = detected;
+      this.survivors = survivors;
+      this.recovered = recovered;
+    }
+  }
+
+  /**
+   * Kills TaskManager {@code victim} ({@code taskmanager-<n>}) with SIGKILL, waits until the
+   * cluster has dropped it and until {@code job} runs all its tasks on the others and has completed
+   * a checkpoint triggered after the kill.
+   */
+  static Kill killAndAwaitRecovery(SessionCluster session, String job, String victim)
+      throws Exception {
+    List<Long> pids = session.taskManagerPids();
+    int before = session.registeredTaskManagers().size();
+    long pid = pids.get(Integer.parseInt(victim.substring("taskmanager-".length())) - 1);
+    long killed = System.nanoTime();
+    long killedAtMillis = System.currentTimeMillis();
+    assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "kill -9 " + pid);
+    Duration detected = session.awaitTaskManagers(before - 1, DETECTION_BOUND);
+    List<String> survivors = session.registeredTaskManagers();
+    assertFalse(survivors.contains(victim), victim + " still registered: " + survivors);
+    Duration recovered = awaitRecovery(session, job, survivors, killedAtMillis, killed);
+    return new Kill(victim, pid, killedAtMillis, killed, detected, survivors, recovered);
+  }
+
+  /** The resource ids of the TaskManagers that run the job's tasks, sorted. */
+  static List<String> taskManagersOf(SessionCluster session, String job) throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (JsonNode vertex : session.get("/jobs/" + job).path("vertices")) {
+      String path = "/jobs/" + job + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
+      for (JsonNode taskManager : session.get(path).path("taskmanagers")) {
+        String id = taskManager.path("taskmanager-id").asText();
+        if (!ids.contains(id)) {
+          ids.add(id);
+        }
+      }
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  /** The job's numRestarts metric, as the REST API gives it ("?" if not reported). */
+  static String restarts(SessionCluster session, String job) throws Exception {
+    return session
+        .get("/jobs/" + job + "/metrics?get=numRestarts")
+        .path(0)
+        .path("value")
+        .asText("?");
+  }
+
+  /**
+   * Waits until the job runs all its tasks on {@code survivors} and has completed a checkpoint
+   * triggered after the kill; returns the time since {@code killedNanos}. The REST API caches a
+   * job's state for a few seconds (web.refresh-interval), so every condition is one that a view
+   * from before the kill cannot meet.
+   */
+  private static Duration awaitRecovery(
+      SessionCluster session,
+      String job,
+      List<String> survivors,
+      long killedAtMillis,
+      long killedNanos)
+      throws Exception {
+    String seen = "";
+    while (System.nanoTime() - killedNanos < RECOVERY_BOUND.toNanos()) {
+      JsonNode details = session.get("/jobs/" + job);
+      String state = details.path("state").asText();
+      if (ScriptedFlinkCluster.isTerminal(state)) {
+        throw new AssertionError("job ended " + state + session.failure(job));
+      }
+      List<String> taskManagers = taskManagersOf(session, job);
+      long lastCheckpointTriggered =
+          session
+              .get("/jobs/" + job + "/checkpoints")
+              .path("latest")
+              .path("completed")
+              .path("trigger_timestamp")
+              .asLong();
+      seen =
+          state
+              + ", tasks on "
+              + taskManagers
+              + ", last checkpoint triggered "
+              + (lastCheckpointTriggered - killedAtMillis)
+              + " ms after the kill";
+      if ("RUNNING".equals(state)
+          && allTasksRunning(details)
+          && taskManagers.equals(survivors)
+          && lastCheckpointTriggered > killedAtMillis) {
+        return Duration.ofNanos(System.nanoTime() - killedNanos);
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError(
+        "job "
+            + job
+            + " not running on "
+            + survivors
+            + " and checkpointing within "
+            + RECOVERY_BOUND
+            + " of the kill: "
+            + seen
+            + session.failure(job));
+  }
+
+  private static boolean allTasksRunning(JsonNode job) {
+    boolean running = job.path("vertices").size() > 0;
+    for (JsonNode vertex : job.path("vertices")) {
+      running &= "RUNNING".equals(vertex.path("status").asText());
+    }
+    return running;
+  }
+}
