@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -115,6 +116,18 @@ class StoreFilesTest {
     assertEquals("{}\n", Files.readString(visible));
     assertEquals(visible, FileOps.publish(hidden), "a retried publish finds the file published");
     assertEquals(List.of(), FileOps.listHidden(dir, "abc"));
+  }
+
+  @Test
+  void aPublishCutBetweenCopyAndDeleteIsFinishedByItsReplay() throws Exception {
+    Path dir = root("s3", "publish-cut");
+    Path hidden = dir.resolve(".part-cut-0-0.json.inprogress");
+    Files.write(hidden, "{}\n".getBytes(StandardCharsets.UTF_8));
+    Path visible = dir.resolve("part-cut-0-0.json");
+    Files.copy(hidden, visible); // the copy of an S3 publish, then the crash before its delete
+    assertEquals(visible, FileOps.publish(hidden));
+    assertFalse(Files.exists(hidden), "the replay deletes the hidden copy");
+    assertEquals("{}\n", Files.readString(visible));
   }
 
   @ParameterizedTest

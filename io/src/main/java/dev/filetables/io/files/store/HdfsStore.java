@@ -5,9 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -199,82 +196,25 @@ final class HdfsStore implements Store {
   }
 
   /** A Hadoop input stream as a channel: Parquet seeks to the footer, then to the columns. */
-  private static final class ReadChannel implements SeekableByteChannel {
+  private static final class ReadChannel extends ReadOnlyChannel {
     private final FSDataInputStream in;
-    private final long size;
-    private long position;
-    private boolean open = true;
 
     ReadChannel(FSDataInputStream in, long size) {
+      super(size);
       this.in = in;
-      this.size = size;
     }
 
     @Override
-    public int read(ByteBuffer dst) throws IOException {
-      checkOpen();
-      if (position >= size) {
-        return -1;
-      }
+    int readAt(long position, byte[] buffer, int length) throws IOException {
       if (in.getPos() != position) {
         in.seek(position);
       }
-      byte[] buffer =
-          new byte[(int) Math.min(dst.remaining(), Math.min(size - position, 64 * 1024))];
-      int n = in.read(buffer, 0, buffer.length);
-      if (n > 0) {
-        dst.put(buffer, 0, n);
-        position += n;
-      }
-      return n;
+      return in.read(buffer, 0, length);
     }
 
     @Override
-    public long position() throws IOException {
-      checkOpen();
-      return position;
-    }
-
-    @Override
-    public SeekableByteChannel position(long newPosition) throws IOException {
-      checkOpen();
-      if (newPosition < 0) {
-        throw new IllegalArgumentException("negative position " + newPosition);
-      }
-      position = newPosition; // the stream seeks at the next read; at or past the end reads -1
-      return this;
-    }
-
-    @Override
-    public long size() {
-      return size;
-    }
-
-    @Override
-    public int write(ByteBuffer src) {
-      throw new NonWritableChannelException();
-    }
-
-    @Override
-    public SeekableByteChannel truncate(long size) {
-      throw new NonWritableChannelException();
-    }
-
-    @Override
-    public boolean isOpen() {
-      return open;
-    }
-
-    @Override
-    public void close() throws IOException {
-      open = false;
+    void release() throws IOException {
       in.close();
-    }
-
-    private void checkOpen() throws ClosedChannelException {
-      if (!open) {
-        throw new ClosedChannelException();
-      }
     }
   }
 }

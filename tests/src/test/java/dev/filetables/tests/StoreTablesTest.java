@@ -1,4 +1,4 @@
-package dev.filetables.tests.stores;
+package dev.filetables.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,7 @@ import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.storage.StorageServers;
+import dev.filetables.tests.stores.StoreViews;
 import dev.filetables.transforms.FileTableIO;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -21,10 +22,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
@@ -32,8 +30,6 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.Create;
-import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,7 +92,11 @@ class StoreTablesTest {
     }
     List<String> expected = canonical(input);
     assertEquals(expected, duckDb(local), store + ": DuckDB reads the store's files");
-    assertEquals(expected, canonical(read(table)), store + ": FileTables reads the table back");
+    assertEquals(
+        expected,
+        canonical(
+            ReadBack.rows(table, "DirectRunner", servers.pipelineArgs().toArray(new String[0]))),
+        store + ": FileTables reads the table back");
     assertTrue(Files.isDirectory(TablePaths.of(root)));
   }
 
@@ -193,33 +193,5 @@ class StoreTablesTest {
       }
     }
     return out.toString();
-  }
-
-  private static final Map<String, Queue<Row>> READ = new ConcurrentHashMap<>();
-
-  private static List<Row> read(TableSpec table) {
-    String id = UUID.randomUUID().toString();
-    READ.put(id, new ConcurrentLinkedQueue<>());
-    try {
-      Pipeline read = Pipeline.create(options("--runner=DirectRunner"));
-      read.apply(FileTableIO.read(table)).apply(ParDo.of(new Collect(id)));
-      read.run().waitUntilFinish();
-      return new ArrayList<>(READ.get(id));
-    } finally {
-      READ.remove(id);
-    }
-  }
-
-  private static final class Collect extends DoFn<Row, Void> {
-    private final String id;
-
-    Collect(String id) {
-      this.id = id;
-    }
-
-    @ProcessElement
-    public void process(@Element Row row) {
-      READ.get(id).add(row);
-    }
   }
 }
