@@ -30,8 +30,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.regions.Region;
@@ -103,18 +101,21 @@ class ExactlyOnceUnderFailuresTest {
   }
 
   /**
-   * The same on the real S3 server (publishing by server-side copy, no rename) and the real HDFS
-   * (the NameNode's rename); the tables are checked after the job from the files the stores hold.
+   * The same with the JSON table on the real S3 server (publishing by server-side copy, no rename)
+   * and the Parquet table on the real HDFS (the NameNode's rename), in one job; the tables are
+   * checked after the job from the files the stores hold.
    */
-  @ParameterizedTest
-  @ValueSource(strings = {"s3", "hdfs"})
-  void visibleRowsAreExactlyTheInputOnStores(String store, TestInfo test) throws Exception {
+  @Test
+  void visibleRowsAreExactlyTheInputOnS3AndHdfs(TestInfo test) throws Exception {
     StorageServers servers = StorageServers.shared();
-    Path tables = TablePaths.of(servers.root(store) + "/exactly-once-" + UUID.randomUUID());
+    String run = "/exactly-once-" + UUID.randomUUID();
+    Path onS3 = TablePaths.of(servers.root("s3") + run);
+    Path onHdfs = TablePaths.of(servers.root("hdfs") + run);
     StreamingScenarios.checkThrough(table -> localView(servers, table, dir));
     visibleRowsAreExactlyTheInput(
         FailureSeeds.random(test),
-        tables,
+        onS3,
+        onHdfs,
         options -> {
           options.as(AwsOptions.class).setEndpoint(servers.s3().endpoint());
           options.as(AwsOptions.class).setAwsRegion(Region.of(servers.s3().region()));
@@ -131,16 +132,17 @@ class ExactlyOnceUnderFailuresTest {
   }
 
   private void visibleRowsAreExactlyTheInput(long seed) throws Exception {
-    visibleRowsAreExactlyTheInput(seed, dir, options -> {});
+    visibleRowsAreExactlyTheInput(seed, dir, dir, options -> {});
   }
 
   private void visibleRowsAreExactlyTheInput(
-      long seed, Path tablesDir, Consumer<FlinkPipelineOptions> tune) throws Exception {
+      long seed, Path jsonDir, Path parquetDir, Consumer<FlinkPipelineOptions> tune)
+      throws Exception {
     StreamingScenarios.slowFrom72PercentUntil(() -> renameCrashes.size() == 2);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,
-            StreamingTables.jsonAndParquet(tablesDir),
+            StreamingTables.jsonAndParquet(jsonDir, parquetDir),
             ORDERS,
             ROWS,
             ROWS_PER_SECOND,
@@ -150,7 +152,7 @@ class ExactlyOnceUnderFailuresTest {
             tune);
 
     LOG.info("Writer steps reached: {}", reached);
-    if (tablesDir == dir) {
+    if (jsonDir == dir) {
       // On the slower stores a file rarely gathers enough segments before it rolls: the combine
       // step is covered here, on the local disk.
       assertTrue(reached.containsKey(Point.COMBINE_WRITTEN), "segment files combined: " + reached);

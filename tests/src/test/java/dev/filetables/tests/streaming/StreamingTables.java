@@ -27,9 +27,14 @@ final class StreamingTables {
    * job runs, not only at its end.
    */
   static List<SinkUnderTest> jsonAndParquet(Path dir) {
+    return jsonAndParquet(dir, dir);
+  }
+
+  /** {@link #jsonAndParquet(Path)} with each table under a directory of its own (two stores). */
+  static List<SinkUnderTest> jsonAndParquet(Path jsonDir, Path parquetDir) {
     return List.of(
         fileTable(
-            dir,
+            jsonDir,
             "orders_json",
             "json",
             Map.of(
@@ -38,7 +43,7 @@ final class StreamingTables {
                 TableOptions.ROLLING_INACTIVITY_INTERVAL, "1 s",
                 TableOptions.ROLLING_CHECK_INTERVAL, "500 ms")),
         fileTable(
-            dir,
+            parquetDir,
             "orders_parquet",
             "parquet",
             Map.of(

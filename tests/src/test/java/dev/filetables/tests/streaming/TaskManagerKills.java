@@ -1,18 +1,30 @@
 package dev.filetables.tests.streaming;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.filetables.testfixtures.SessionCluster;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Killing a TaskManager of the scripted session cluster under a running job with {@code kill -9}
  * and waiting for the cluster to notice and the job to recover, through the REST API only: what
- * {@link TaskManagerLossTest} and {@link TaskManagerLossS3Test} share.
+ * {@link TaskManagerLossS3Test} uses.
  */
 final class TaskManagerKills {
   /** config.yaml: heartbeat.timeout, the latest a dead TaskManager is dropped; plus slack. */
@@ -97,6 +109,22 @@ final class TaskManagerKills {
   }
 
   /**
+   * The job's numRestarts metric once it reports a restart, or what it reports after {@code
+   * timeout}: the metric reaches the REST API up to ~10 s after the restart (metrics are fetched on
+   * an interval), so one read right after a fast recovery can still say 0.
+   */
+  static String awaitRestarts(SessionCluster session, String job, Duration timeout)
+      throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String restarts = restarts(session, job);
+    while (!restarts.matches("[1-9][0-9]*") && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      restarts = restarts(session, job);
+    }
+    return restarts;
+  }
+
+  /**
    * Waits until the job runs all its tasks on {@code survivors} and has completed a checkpoint
    * triggered after the kill; returns the time since {@code killedNanos}. The REST API caches a
    * job's state for a few seconds (web.refresh-interval), so every condition is one that a view
@@ -157,5 +185,71 @@ final class TaskManagerKills {
       running &= "RUNNING".equals(vertex.path("status").asText());
     }
     return running;
+  }
+
+  /** Each TaskManager has its own RPC address (in its path) and data port. */
+  static void assertOwnPorts(SessionCluster session) throws Exception {
+    JsonNode taskManagers = session.get("/taskmanagers").path("taskmanagers");
+    List<String> rpcAddresses = new ArrayList<>();
+    List<Integer> dataPorts = new ArrayList<>();
+    for (JsonNode taskManager : taskManagers) {
+      rpcAddresses.add(taskManager.path("path").asText());
+      dataPorts.add(taskManager.path("dataPort").asInt());
+    }
+    assertEquals(2, rpcAddresses.stream().distinct().count(), "RPC addresses " + rpcAddresses);
+    assertEquals(2, dataPorts.stream().distinct().count(), "data ports " + dataPorts);
+  }
+
+  /** GET / is the dashboard's page (flink-runtime-web on the JobManager's class path). */
+  static void assertDashboardServed(SessionCluster session) throws Exception {
+    HttpResponse<String> page =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://" + session.master() + "/"))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, page.statusCode(), page.body());
+    assertTrue(
+        page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"),
+        "content type " + page.headers().firstValue("Content-Type"));
+    assertTrue(page.body().contains("<title>Apache Flink Web Dashboard</title>"), page.body());
+  }
+
+  /** The process's environment (Linux /proc) holds every variable of {@code expected}. */
+  static void assertInherited(long pid, Map<String, String> expected) throws Exception {
+    Path environ = Path.of("/proc", Long.toString(pid), "environ");
+    assumeTrue(Files.isReadable(environ), "no " + environ + " to read a process's environment");
+    Map<String, String> env = new HashMap<>();
+    for (String entry : Files.readString(environ, StandardCharsets.UTF_8).split("\0")) {
+      int eq = entry.indexOf('=');
+      if (eq > 0) {
+        env.put(entry.substring(0, eq), entry.substring(eq + 1));
+      }
+    }
+    for (Map.Entry<String, String> variable : expected.entrySet()) {
+      // compared without printing: one of them is a secret
+      assertTrue(
+          variable.getValue().equals(env.get(variable.getKey())),
+          variable.getKey() + " did not reach process " + pid);
+    }
+  }
+
+  /** No log or output of the scripts and the cluster's processes holds the secret. */
+  static void assertSecretNotPrinted(Path workDir, String secret) throws Exception {
+    List<Path> printed = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(workDir)) {
+      for (Path file :
+          (Iterable<Path>)
+              files
+                      .filter(Files::isRegularFile)
+                      .filter(f -> f.toString().endsWith(".log") || f.toString().endsWith(".out"))
+                  ::iterator) {
+        if (Files.readString(file, StandardCharsets.ISO_8859_1).contains(secret)) {
+          printed.add(file);
+        }
+      }
+    }
+    assertEquals(List.of(), printed, "files that print AWS_SECRET_ACCESS_KEY");
   }
 }

@@ -103,6 +103,16 @@ class TaskManagerLossS3Test {
             ScriptedFlinkCluster.start(dir.resolve("cluster"), 2, credentials);
         LocalS3Server s3 = s3Starting.get(2, TimeUnit.MINUTES)) {
       phases.done("cluster and S3 server up");
+      SessionCluster started = cluster.session();
+      assertEquals(List.of("taskmanager-1", "taskmanager-2"), started.registeredTaskManagers());
+      List<Long> clusterPids = new ArrayList<>(started.taskManagerPids());
+      assertEquals(2, clusterPids.stream().distinct().count(), "TaskManager pids " + clusterPids);
+      TaskManagerKills.assertOwnPorts(started);
+      TaskManagerKills.assertDashboardServed(started);
+      clusterPids.add(started.jobManagerPid());
+      for (long pid : clusterPids) {
+        TaskManagerKills.assertInherited(pid, credentials);
+      }
       Path table = s3.createBucket(BUCKET).resolve(TABLE_KEY);
       Path sourceDdl = Files.writeString(dir.resolve("landing.sql"), landingDdl(landing));
       Path sinkDdl = Files.writeString(dir.resolve("copy.sql"), sinkDdl());
@@ -146,7 +156,7 @@ class TaskManagerLossS3Test {
         phases.done("all rows visible");
         List<String> hidden = awaitNoHiddenFiles(table, Duration.ofSeconds(30));
         phases.done("no hidden files");
-        String restarts = TaskManagerKills.restarts(session, job);
+        String restarts = TaskManagerKills.awaitRestarts(session, job, Duration.ofSeconds(20));
         long checkpoints = cluster.completedCheckpoints(job);
         session.cancel(job);
 
@@ -186,6 +196,7 @@ class TaskManagerLossS3Test {
       assertEveryLandedRowOnce(table, seed);
       assertEquals(List.of(), strangeVisibleFiles(table), "visible files that are no part files");
     }
+    TaskManagerKills.assertSecretNotPrinted(dir.resolve("cluster"), secretKey);
   }
 
   private static LocalS3Server startS3(Path directory, String accessKey, String secretKey) {
