@@ -13,10 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.util.SerializableUtils;
 
 /**
  * One poll of a watcher shard: lists the table (partition directories at every depth, hidden,
@@ -29,13 +33,37 @@ final class DirectoryPoller {
   private final FileFormat format;
   private final FileTimes fileTimes;
   private final Optional<Pattern> pathRegex;
+  private final SharedListings listings;
+  private final SharedListings.Key listingKey;
+  private final Counter listingsTaken = Metrics.counter(WatchAndReadFn.class, "listings");
 
+  /** A poller that lists the table itself at every poll, as of the poll's time (tests, tools). */
   DirectoryPoller(WatchSettings settings) {
+    this(settings, null);
+  }
+
+  /** A poller that takes its listings from {@code listings} (null: lists itself). */
+  DirectoryPoller(WatchSettings settings, SharedListings listings) {
     this.settings = settings;
+    this.listings = listings;
     TableOptions options = settings.table().options();
     this.format = FileFormats.of(options);
     this.fileTimes = new FileTimes(settings.table().partitionKeys(), options);
     this.pathRegex = options.sourcePathRegexPattern().map(Pattern::compile);
+    this.listingKey = listingKey(settings);
+  }
+
+  private static SharedListings.Key listingKey(WatchSettings settings) {
+    TableOptions options = settings.table().options();
+    return new SharedListings.Key(
+        options.rootPath().toAbsolutePath().toString(),
+        settings.table().partitionKeys(),
+        options.partitionDefaultName(),
+        Base64.getEncoder()
+            .encodeToString(SerializableUtils.serializeToByteArray(settings.filter())),
+        options.sourcePathRegexPattern().orElse(null),
+        settings.skipCommittedPartitions(),
+        settings.successFileName());
   }
 
   FileTimes fileTimes() {
@@ -55,14 +83,47 @@ final class DirectoryPoller {
         .files();
   }
 
-  /** Polls for {@code restriction}'s shard at processing time {@code nowMillis}. */
+  /**
+   * Polls for {@code restriction}'s shard at processing time {@code nowMillis}, on the process's
+   * shared listing of the table ({@link SharedListings}): the outcome is as of the listing's start.
+   */
   PollOutcome poll(WatchRestriction restriction, long nowMillis) throws IOException {
-    long lateness = settings.latenessMillis();
-    long windowStart = minus(restriction.cursorMillis, lateness);
-    return select(restriction, list(windowStart), nowMillis);
+    long windowStart = minus(restriction.cursorMillis, settings.latenessMillis());
+    // without skipped partitions the window does not change the listing
+    long listedWindow = settings.skipCommittedPartitions() ? windowStart : WatchRestriction.UNSET;
+    if (listings == null) {
+      return select(restriction, list(listedWindow), nowMillis);
+    }
+    SharedListings.Listing listing =
+        listings.get(
+            listingKey,
+            oldestUsableListing(restriction, nowMillis),
+            listedWindow,
+            2 * settings.intervalMillis(),
+            window -> {
+              listingsTaken.inc();
+              return list(window);
+            });
+    return select(restriction, listing.files(), listing.startedAtMillis());
   }
 
-  /** The selection part of {@link #poll}, on a given listing. */
+  /**
+   * The earliest start of a listing the shard may use now: one started within the last interval and
+   * after the listing of its previous poll (whose start is its next poll time minus the interval).
+   * The shards of a process that use one listing get the same next poll time, so they stay in step.
+   */
+  long oldestUsableListing(WatchRestriction restriction, long nowMillis) {
+    long interval = settings.intervalMillis();
+    long fresh = nowMillis - interval;
+    return restriction.nextPollAtMillis == WatchRestriction.UNSET
+        ? fresh
+        : Math.max(fresh, restriction.nextPollAtMillis - interval + 1);
+  }
+
+  /**
+   * The selection part of {@link #poll}, on a listing started at {@code nowMillis}: the cursor
+   * becomes that start, never the time the listing was handed over.
+   */
   PollOutcome select(WatchRestriction restriction, List<DataFile> listing, long nowMillis)
       throws IOException {
     long lateness = settings.latenessMillis();

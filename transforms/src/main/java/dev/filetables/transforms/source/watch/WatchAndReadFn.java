@@ -55,6 +55,10 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
 
   private final Counter filesDiscovered = Metrics.counter(WatchAndReadFn.class, "files-discovered");
   private final Counter rowsRead = Metrics.counter(WatchAndReadFn.class, "rows-read");
+
+  /** Polls of all shards; {@code listings} (DirectoryPoller) counts the listings they shared. */
+  private final Counter polls = Metrics.counter(WatchAndReadFn.class, "polls");
+
   private final Distribution listingMillis =
       Metrics.distribution(WatchAndReadFn.class, "listing-millis");
 
@@ -76,7 +80,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
 
   @Setup
   public void setup() {
-    poller = new DirectoryPoller(settings);
+    poller = new DirectoryPoller(settings, SharedListings.PROCESS);
   }
 
   @GetInitialRestriction
@@ -155,6 +159,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
         if (!tracker.tryClaim(WatchClaim.poll(poll))) {
           return ProcessContinuation.stop();
         }
+        polls.inc();
         filesDiscovered.inc(poll.newFiles().size());
         if (!poll.newFiles().isEmpty() || poll.deferredFiles() > 0) {
           LOG.info(

@@ -23,6 +23,9 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.InstantCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.RowCoder;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -186,6 +189,61 @@ class WatchedReadDirectTest {
     } finally {
       result.cancel();
     }
+  }
+
+  /**
+   * Four shards in one process share one listing per monitor interval (they used to list the table
+   * once each), and still read every row of every file once, new partitions included.
+   */
+  @Test
+  void fourShardsListOncePerIntervalAndReadEveryRowOnce() throws Exception {
+    TableSpec table = table(", 'source.idle-timeout' = '0 s'");
+    Pipeline p = pipeline();
+    String collector = JvmCollector.newCollector();
+    p.apply(FileTableIO.read(table).withWatchShards(4))
+        .apply(MapElements.into(TypeDescriptors.longs()).via(r -> r.getInt64("id")))
+        .apply(ParDo.of(new JvmCollector.CollectFn<>(collector)));
+    PipelineResult result = p.run();
+    int files = 12;
+    try {
+      for (int n = 0; n < files; n++) {
+        place("dt=2020-05-2" + n / 4 + "/hour=10", "f" + n + ".json", n * 10L, 10);
+        Thread.sleep(300);
+      }
+      await(result, () -> JvmCollector.collected(collector).size() >= files * 10, "every row");
+      Thread.sleep(2000); // more polls: nothing read twice
+      Map<Long, Integer> counts = new HashMap<>();
+      for (Long id : JvmCollector.<Long>collected(collector)) {
+        counts.merge(id, 1, Integer::sum);
+      }
+      Map<Long, Integer> expected = new HashMap<>();
+      for (long id = 0; id < files * 10; id++) {
+        expected.put(id, 1);
+      }
+      assertEquals(expected, counts, "each row of each file exactly once");
+      long polls = counter(result, "polls");
+      long listings = counter(result, "listings");
+      System.out.printf("4 shards: %d polls, %d listings%n", polls, listings);
+      assertTrue(
+          listings > 0 && polls >= 3 * listings, polls + " polls, " + listings + " listings");
+    } finally {
+      result.cancel();
+    }
+  }
+
+  private static long counter(PipelineResult result, String name) {
+    long sum = 0;
+    for (MetricResult<Long> counter :
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(WatchAndReadFn.class, name))
+                    .build())
+            .getCounters()) {
+      sum += counter.getAttempted();
+    }
+    return sum;
   }
 
   /** Counts rows per 1-minute event-time window, output when the watermark passes the window. */
