@@ -2,9 +2,11 @@ package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.flink.LocalFlinkCluster;
+import dev.filetables.pipelines.storage.StorageServers;
 import dev.filetables.transforms.FileTableIO;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,6 +27,7 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.apache.flink.api.common.JobID;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * every 500 ms) while files keep arriving in new partitions, copied into a streaming JSON table.
  * With injected task failures, and across a stop-with-savepoint and a new job restored from it
  * (files arriving while no job runs), the sink ends with every row of every landed file exactly
- * once: no file read twice, none skipped.
+ * once: no file read twice, none skipped. Also with the files landing on HDFS.
  */
 class WatchedSourceFlinkTest {
   private static final Logger LOG = LoggerFactory.getLogger(WatchedSourceFlinkTest.class);
@@ -47,11 +50,19 @@ class WatchedSourceFlinkTest {
 
   @TempDir Path dir;
 
+  /** Where files land: a local directory, or one on HDFS. */
+  private Path landingRoot;
+
+  @BeforeEach
+  void landLocally() {
+    landingRoot = dir.resolve("landing");
+  }
+
   private TableSpec landing() {
     return DdlParser.parse(
         "CREATE TABLE landing (id BIGINT NOT NULL, msg STRING, dt STRING, `hour` STRING)"
             + " PARTITIONED BY (dt, `hour`) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing")
+            + landingRoot
             + "', 'format' = 'json', 'source.monitor-interval' = '200 ms')");
   }
 
@@ -69,7 +80,7 @@ class WatchedSourceFlinkTest {
   /** Lands file {@code n} (rows n*R .. n*R+R-1) atomically; a new hour partition every 5 files. */
   private void land(int n) throws IOException {
     String partition = "dt=2020-05-" + (20 + n / 20) + "/hour=" + String.format("%02d", n / 5 % 4);
-    Path target = dir.resolve("landing").resolve(partition).resolve("f" + n + ".json");
+    Path target = landingRoot.resolve(partition).resolve("f" + n + ".json");
     Files.createDirectories(target.getParent());
     StringBuilder lines = new StringBuilder();
     for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
@@ -294,6 +305,39 @@ class WatchedSourceFlinkTest {
     } finally {
       live.close();
       FailureInjector.forget(plan);
+    }
+  }
+
+  /**
+   * The watched source on HDFS (S3: WatchedStoreRunTest): files and new partitions landing there
+   * (written under a hidden name, renamed into place) while the job runs, every row once.
+   */
+  @Test
+  void watchesHdfsEveryLandedRowOnce() throws Exception {
+    landingRoot =
+        TablePaths.of(
+            StorageServers.shared().root("hdfs") + "/watched-" + UUID.randomUUID() + "/landing");
+    FailureInjector.Plan none = FailureInjector.none();
+    for (int n = 0; n < 5; n++) {
+      land(n); // some files are there before the job starts
+    }
+    try (LocalFlinkCluster cluster =
+        LocalFlinkCluster.start(dir.resolve("flink"), StreamingScenarios.PARALLELISM)) {
+      JobID job =
+          cluster.submit(
+              pipeline(
+                  StreamingScenarios.options(cluster, "watch-hdfs"),
+                  none,
+                  UUID.randomUUID().toString()));
+      cluster.awaitAllTasksRunning(job, Duration.ofSeconds(60));
+      landInBackground(5, FILES, 100).join();
+      Map<Long, Integer> ids = awaitSink(ROWS, Duration.ofSeconds(150));
+      cluster.cancel(job);
+      assertExactlyOnce(ids);
+      assertDuckDbReadsEveryLandedRowOnce();
+      assertEquals(ROWS, none.recordsSeen(), "the source emitted each row once");
+    } finally {
+      FailureInjector.forget(none);
     }
   }
 
