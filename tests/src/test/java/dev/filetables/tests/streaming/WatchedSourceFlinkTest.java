@@ -1,8 +1,10 @@
 package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.TablePaths;
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.flink.LocalFlinkCluster;
@@ -317,6 +319,7 @@ class WatchedSourceFlinkTest {
     landingRoot =
         TablePaths.of(
             StorageServers.shared().root("hdfs") + "/watched-" + UUID.randomUUID() + "/landing");
+    assertTrue(Stores.isStore(landingRoot), "lands on HDFS: " + landingRoot);
     FailureInjector.Plan none = FailureInjector.none();
     for (int n = 0; n < 5; n++) {
       land(n); // some files are there before the job starts
