@@ -71,11 +71,15 @@ final class PartitionWalker {
    * visited: the table has not been written yet).
    */
   boolean walk(Path root, LeafVisitor visitor) throws IOException {
-    if (!Files.exists(root)) {
+    BasicFileAttributes rootAttributes;
+    try {
+      // one look at the root, not two (exists, isDirectory): on S3 each look is two requests
+      rootAttributes = Files.readAttributes(root, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
       LOG.info("Table root {} does not exist (yet): no files", root);
       return false;
     }
-    if (!Files.isDirectory(root)) {
+    if (!rootAttributes.isDirectory()) {
       throw new TableDefinitionException(
           "The table path " + root + " is a file; a table path must be the table's root directory");
     }
