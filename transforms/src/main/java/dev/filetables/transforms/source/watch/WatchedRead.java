@@ -20,18 +20,20 @@ import org.apache.beam.sdk.values.TupleTagList;
  * <h2>Design</h2>
  *
  * <p>One splittable DoFn ({@link WatchAndReadFn}) watches and reads; its initial restriction is cut
- * into {@code shards} restrictions, and a file belongs to the shard its path hashes to. Each shard
- * lists the table at the monitor interval (level by level like the bounded read, so partition
- * directories created at any depth after the start are found; hidden {@code .}/{@code _} names,
- * {@code *.inprogress} files and files outside {@code source.path.regex-pattern} are skipped; a
- * file is only seen once it has its final name, i.e. after its atomic rename), then reads its new
- * files range by range ({@code FileFormat.split}: byte ranges synced to line starts for CSV/JSON,
- * row groups for Parquet), each row claimed in the restriction before it is emitted. A helper
- * thread parses the head range ahead ({@code ReadAhead}); only claimed rows count, so this changes
- * no position. It matters for throughput because shards, not ranges, are spread over the workers,
- * and at random (Beam keys each restriction with random bytes): with a few large files one worker
- * often gets most of them, and parsing ahead lets it use a second core, as the bounded read's
- * separate read and downstream tasks do.
+ * into {@code shards} restrictions, and a file belongs to the shard its path hashes to. The table
+ * is listed at the monitor interval, once per worker process for the shards running there ({@code
+ * SharedListings}; a shard's cursor is the start of the listing it used), level by level like the
+ * bounded read (so partition directories created at any depth after the start are found; hidden
+ * {@code .}/{@code _} names, {@code *.inprogress} files and files outside {@code
+ * source.path.regex-pattern} are skipped; a file is only seen once it has its final name, i.e.
+ * after its atomic rename), then reads its new files range by range ({@code FileFormat.split}: byte
+ * ranges synced to line starts for CSV/JSON, row groups for Parquet), each row claimed in the
+ * restriction before it is emitted. A helper thread parses the head range ahead ({@code
+ * ReadAhead}); only claimed rows count, so this changes no position. It matters for throughput
+ * because shards, not ranges, are spread over the workers, and at random (Beam keys each
+ * restriction with random bytes): with a few large files one worker often gets most of them, and
+ * parsing ahead lets it use a second core, as the bounded read's separate read and downstream tasks
+ * do.
  *
  * <p><b>Dirty data.</b> Ranges are read through {@code FileRangeReader}: {@code source.bad-records}
  * = {@code fail} fails the job naming file, position and the option; {@code skip} counts and logs;
