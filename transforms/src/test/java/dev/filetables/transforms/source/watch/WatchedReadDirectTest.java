@@ -221,8 +221,8 @@ class WatchedReadDirectTest {
         expected.put(id, 1);
       }
       assertEquals(expected, counts, "each row of each file exactly once");
-      long polls = counter(result, "polls");
-      long listings = counter(result, "listings");
+      long polls = counter(result, WatchAndReadFn.class.getName(), "polls");
+      long listings = counter(result, WatchAndReadFn.class.getName(), "listings");
       System.out.printf("4 shards: %d polls, %d listings%n", polls, listings);
       assertTrue(
           listings > 0 && polls >= 3 * listings, polls + " polls, " + listings + " listings");
@@ -231,14 +231,15 @@ class WatchedReadDirectTest {
     }
   }
 
-  private static long counter(PipelineResult result, String name) {
+  /** The attempted value of counter {@code namespace}/{@code name}, summed over steps. */
+  static long counter(PipelineResult result, String namespace, String name) {
     long sum = 0;
     for (MetricResult<Long> counter :
         result
             .metrics()
             .queryMetrics(
                 MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(WatchAndReadFn.class, name))
+                    .addNameFilter(MetricNameFilter.named(namespace, name))
                     .build())
             .getCounters()) {
       sum += counter.getAttempted();

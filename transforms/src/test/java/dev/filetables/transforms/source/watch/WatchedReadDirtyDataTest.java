@@ -34,9 +34,6 @@ import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.metrics.MetricNameFilter;
-import org.apache.beam.sdk.metrics.MetricResult;
-import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.Row;
@@ -134,18 +131,7 @@ class WatchedReadDirtyDataTest {
   }
 
   private static long counter(PipelineResult result, String name) {
-    long total = 0;
-    for (MetricResult<Long> c :
-        result
-            .metrics()
-            .queryMetrics(
-                MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(FileRangeReader.NAMESPACE, name))
-                    .build())
-            .getCounters()) {
-      total += c.getAttempted();
-    }
-    return total;
+    return WatchedReadDirectTest.counter(result, FileRangeReader.NAMESPACE, name);
   }
 
   /** The ids read; fails if any row was read twice (rows compare as a multiset, not a set). */
