@@ -40,6 +40,21 @@ public final class LocalHdfs implements AutoCloseable {
    * otherwise) and waits until its DataNode has registered.
    */
   public static LocalHdfs start(Path directory) throws IOException {
+    return start(directory, 0);
+  }
+
+  /**
+   * Starts a new server on this one's storage and NameNode port, after {@link #kill}: clients that
+   * knew the old one find their files there again.
+   */
+  public LocalHdfs restart() throws IOException {
+    if (process.isAlive()) {
+      throw new IllegalStateException(this + " still runs: kill it first");
+    }
+    return start(directory, uri().getPort());
+  }
+
+  private static LocalHdfs start(Path directory, int port) throws IOException {
     Path absolute = directory.toAbsolutePath();
     ServerProcess process =
         ServerProcess.start(
@@ -47,7 +62,7 @@ public final class LocalHdfs implements AutoCloseable {
             ServerClasspath.find(CLASSPATH_PROPERTY, CLASSPATH_FILE),
             "512m",
             MAIN_CLASS,
-            List.of("--basedir=" + absolute.resolve("data"), "--port=0"),
+            List.of("--basedir=" + absolute.resolve("data"), "--port=" + port),
             Map.of(),
             absolute.resolve("hdfs-server.log"));
     return new LocalHdfs(process, absolute);
@@ -65,6 +80,14 @@ public final class LocalHdfs implements AutoCloseable {
   /** The server's process id, for tests. */
   long pid() {
     return process.pid();
+  }
+
+  /**
+   * Kills NameNode and DataNode at once with {@code kill -9} (what a lost machine does to them) and
+   * waits until the process has ended; {@link #restart} brings HDFS back.
+   */
+  public void kill() {
+    process.kill();
   }
 
   @Override

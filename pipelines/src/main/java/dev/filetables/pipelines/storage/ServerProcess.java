@@ -101,6 +101,10 @@ final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   Path log() {
     return log;
   }
@@ -114,6 +118,22 @@ final class ServerProcess implements AutoCloseable {
     } catch (IllegalStateException shuttingDown) {
       // the hook runs or has run
     }
+  }
+
+  /**
+   * Kills the server with SIGKILL ({@code kill -9}: no shutdown hook, no clean stop, as a crashed
+   * machine) and waits until its process has ended.
+   */
+  void kill() {
+    process.destroyForcibly();
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the " + name + " did not end after SIGKILL");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    close();
   }
 
   private void stopProcess() {
