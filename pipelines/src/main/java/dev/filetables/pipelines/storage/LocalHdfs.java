@@ -1,7 +1,10 @@
 package dev.filetables.pipelines.storage;
 
+import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
+
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +54,9 @@ public final class LocalHdfs implements AutoCloseable {
     if (process.isAlive()) {
       throw new IllegalStateException(this + " still runs: kill it first");
     }
+    // the new server writes a new log: keep the old one's
+    Path log = process.log();
+    Files.move(log, log.resolveSibling("hdfs-server-before-restart.log"), REPLACE_EXISTING);
     return start(directory, uri().getPort());
   }
 

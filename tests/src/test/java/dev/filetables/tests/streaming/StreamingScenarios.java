@@ -3,6 +3,7 @@ package dev.filetables.tests.streaming;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.io.files.store.StoreException;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.RunnerPresets;
 import dev.filetables.pipelines.flink.LocalFlinkCluster;
@@ -22,6 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -388,9 +392,14 @@ final class StreamingScenarios {
       List<Long> counts = new ArrayList<>();
       boolean done = true;
       if (log.emissions() >= totalRows) { // reading the tables competes with the job: not before
-        for (SinkUnderTest sink : sinks) {
-          counts.add(TableContents.scan(sink.table).rowCount());
-          done &= sink.done.test(sink.table);
+        try {
+          for (SinkUnderTest sink : sinks) {
+            counts.add(TableContents.scan(sink.table).rowCount());
+            done &= sink.done.test(sink.table);
+          }
+        } catch (StoreException down) { // a test took the store away: not complete yet
+          counts.clear();
+          done = false;
         }
       }
       lastState =
@@ -708,6 +717,8 @@ final class StreamingScenarios {
     List<TableSpec> tables = tables(sinks);
     TableView view = tableView;
     tableView = null;
+    Meanwhile action = meanwhile;
+    meanwhile = null;
     LiveReader live = null;
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), PARALLELISM)) {
       FlinkPipelineOptions options = options(cluster, "failures");
@@ -716,8 +727,10 @@ final class StreamingScenarios {
       if (view == null) {
         live = LiveReader.start(tables, orders, totalRows);
       }
+      CompletableFuture<Void> meanwhile = startMeanwhile(action, cluster, job, log);
       RunResult run =
           awaitCompletion(cluster, job, log, sinks, totalRows, Duration.ofSeconds(3), timeout);
+      meanwhile.get(timeout.toSeconds(), TimeUnit.SECONDS);
       LOG.info("{}; {} rows emitted; {}", run, log.emissions(), plan);
       Map<String, List<String>> seen =
           live == null ? Map.of() : stopLiveReader(live, sinks, "failure seed " + seed);
@@ -735,6 +748,37 @@ final class StreamingScenarios {
       FailureInjector.forget(plan);
       EmitLog.remove(logId);
     }
+  }
+
+  /** What a test does to the job's surroundings while it runs (e.g. kill a storage server). */
+  @FunctionalInterface
+  interface Meanwhile {
+    void run(LocalFlinkCluster cluster, JobID job, EmitLog log) throws Exception;
+  }
+
+  private static volatile Meanwhile meanwhile;
+
+  /**
+   * Makes the next {@link #runWithFailures} run {@code action} on a thread of its own once the job
+   * is submitted; the run waits for it and fails with its failure.
+   */
+  static void meanwhile(Meanwhile action) {
+    meanwhile = action;
+  }
+
+  private static CompletableFuture<Void> startMeanwhile(
+      Meanwhile action, LocalFlinkCluster cluster, JobID job, EmitLog log) {
+    if (action == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return CompletableFuture.runAsync(
+        () -> {
+          try {
+            action.run(cluster, job, log);
+          } catch (Exception e) {
+            throw new CompletionException(e);
+          }
+        });
   }
 
   /**
