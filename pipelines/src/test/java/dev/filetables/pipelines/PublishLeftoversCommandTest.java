@@ -24,22 +24,22 @@ class PublishLeftoversCommandTest {
   @TempDir Path dir;
 
   /**
-   * A hidden part file of {@link #UUID} and an intent (in the documented JSON format) naming it.
+   * A hidden part file of write {@code uuid} in {@code partition} (e.g. {@code dt=1/hour=00}) of
+   * the table at {@code table}, and an intent (in the documented JSON format) naming it: what a
+   * final checkpoint can leave for the post-job publish. Returns the file's visible path.
    */
-  static Path leftover(Path partition, String uuid, String extension, String contents)
+  static Path leftover(Path table, String partition, String uuid, String extension, String contents)
       throws Exception {
-    Files.createDirectories(partition);
+    Path dir = Files.createDirectories(table.resolve(partition));
     String hidden = PartFileName.hidden(uuid, "0", 1, extension);
-    Files.writeString(partition.resolve(hidden), contents);
+    Files.writeString(dir.resolve(hidden), contents);
     String intent = IntentFileName.of(uuid, System.currentTimeMillis(), "test1");
     Files.writeString(
-        partition.resolve(intent),
+        dir.resolve(intent),
         "{ \"format\" : 1, \"writeUuid\" : \""
             + uuid
             + "\", \"partition\" : \""
-            + partition.getParent().getFileName()
-            + "/"
-            + partition.getFileName()
+            + partition
             + "\", \"createdMillis\" : 1,"
             + " \"merge\" : false, \"groups\" : [ [ { \"name\" : \""
             + hidden
@@ -47,7 +47,7 @@ class PublishLeftoversCommandTest {
             + " \"bytes\" : "
             + contents.length()
             + ", \"minTimestamp\" : 0, \"maxTimestamp\" : 0 } ] ] }");
-    return partition.resolve(PartFileName.visibleOf(hidden));
+    return dir.resolve(PartFileName.visibleOf(hidden));
   }
 
   @Test
@@ -130,8 +130,7 @@ class PublishLeftoversCommandTest {
     Path output = dir.resolve("orders");
     // what a final checkpoint of this write could have left undone (the write id is the job's
     // option)
-    Path visible =
-        leftover(output.resolve("dt=1999-01-01").resolve("hour=00"), UUID, ".json", "{}\n");
+    Path visible = leftover(output, "dt=1999-01-01/hour=00", UUID, ".json", "{}\n");
     OrdersStreamJob.main(
         new String[] {
           // Flink [local], where the job runs for real (a finite orders-stream job with its 1 h

@@ -3,6 +3,7 @@ package dev.filetables.pipelines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.io.commit.CommitManifest;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.pipelines.storage.StorageServers;
@@ -11,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -22,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A watched run on S3: files landing in a directory on S3 (new files and a new partition while the
  * job runs) are copied into an hourly Parquet table on S3, whose hours are committed with a success
  * file; a bad line goes to a dead-letter table on HDFS (its file opened there). Every landed row
- * once, the committed hours have their {@code _SUCCESS}. (S3 is the store without rename and with
- * listings by prefix; the suite's time allows one such run.)
+ * once, the committed hours have their {@code _SUCCESS}, a manifest of exactly the objects the S3
+ * server holds there. (S3 is the store without rename and with listings by prefix; the suite's time
+ * allows one such run.)
  */
 @Tag("cluster")
 class WatchedStoreRunTest {
@@ -66,7 +70,8 @@ class WatchedStoreRunTest {
             + "  'sink.partition-derive.time-column' = 'log_ts',\n"
             + "  'sink.partition-commit.trigger' = 'partition-time',\n"
             + "  'sink.partition-commit.delay' = '1 h',\n"
-            + "  'sink.partition-commit.policy.kind' = 'success-file'\n);\n");
+            + "  'sink.partition-commit.policy.kind' = 'success-file',\n"
+            + "  'sink.partition-commit.success-file.manifest' = 'true'\n);\n");
     land(landing.resolve("src=web"), "a.json", "10", 0, 120, true);
     Thread lander =
         new Thread(
@@ -104,8 +109,9 @@ class WatchedStoreRunTest {
     assertEquals(210, query.out.lines().count(), "every landed row once");
     assertEquals(
         120, query.out.lines().filter(l -> l.contains("\"hour\":\"10\"")).count(), "hour 10");
-    assertTrue(Files.exists(hourly.resolve("dt=2020-05-20/hour=10/_SUCCESS")), "hour 10 committed");
-    assertTrue(Files.exists(hourly.resolve("dt=2020-05-20/hour=11/_SUCCESS")), "hour 11 committed");
+    for (String hour : List.of("10", "11")) {
+      assertManifestListsTheObjects(servers, hourly, "dt=2020-05-20/hour=" + hour);
+    }
     // --stop-after cancels the job before the dead-letter file rolls: its file is still open on
     // HDFS (listed, its bytes not yet visible); it is there, under the table's dt partition
     assertTrue(
@@ -140,5 +146,18 @@ class WatchedStoreRunTest {
     try (Stream<Path> files = Files.walk(root)) {
       return files.map(Path::toString).collect(Collectors.toList());
     }
+  }
+
+  /**
+   * The committed partition's success file is a manifest (read with FileTables' reader) of exactly
+   * the data objects the S3 server holds there, with their sizes.
+   */
+  private static void assertManifestListsTheObjects(
+      StorageServers servers, Path table, String partition) throws Exception {
+    Path dir = table.resolve(partition);
+    CommitManifest manifest = CommitManifest.read(dir.resolve("_SUCCESS"));
+    assertEquals(List.of(), manifest.verify(dir), partition);
+    Set<String> objects = StoreFiles.visible(servers, dir.toString()).keySet();
+    assertEquals(objects, new TreeSet<>(manifest.files().keySet()), partition + " committed");
   }
 }
