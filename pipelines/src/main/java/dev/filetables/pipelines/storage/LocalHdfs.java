@@ -51,7 +51,7 @@ public final class LocalHdfs implements AutoCloseable {
    * knew the old one find their files there again.
    */
   public LocalHdfs restart() throws IOException {
-    if (process.isAlive()) {
+    if (isRunning()) {
       throw new IllegalStateException(this + " still runs: kill it first");
     }
     // the new server writes a new log: keep the old one's
@@ -81,6 +81,10 @@ public final class LocalHdfs implements AutoCloseable {
 
   public Path directory() {
     return directory;
+  }
+
+  public boolean isRunning() {
+    return process.isAlive();
   }
 
   /** The server's process id, for tests. */

@@ -18,7 +18,7 @@ public final class StorageServers implements AutoCloseable {
   public static final String BUCKET = "tables";
 
   private final LocalS3Server s3;
-  private final LocalHdfs hdfs;
+  private volatile LocalHdfs hdfs;
 
   private StorageServers(LocalS3Server s3, LocalHdfs hdfs) {
     this.s3 = s3;
@@ -89,6 +89,21 @@ public final class StorageServers implements AutoCloseable {
 
   public LocalHdfs hdfs() {
     return hdfs;
+  }
+
+  /**
+   * Kills HDFS with {@code kill -9} (NameNode and DataNode at once), for tests of HDFS going away;
+   * {@link #restartHdfs} brings it back at the same address.
+   */
+  public void killHdfs() {
+    hdfs.kill();
+  }
+
+  /** Starts HDFS again on its storage and NameNode port if it is not running (after a kill). */
+  public synchronized void restartHdfs() throws IOException {
+    if (!hdfs.isRunning()) {
+      hdfs = hdfs.restart();
+    }
   }
 
   @Override

@@ -11,7 +11,7 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.flink.LocalFlinkCluster;
 import dev.filetables.pipelines.orders.EmitLog;
 import dev.filetables.pipelines.orders.Orders;
-import dev.filetables.pipelines.storage.LocalHdfs;
+import dev.filetables.pipelines.storage.StorageServers;
 import dev.filetables.tests.stores.StoreViews;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
@@ -23,13 +23,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,17 +63,16 @@ class NameNodeLossTest {
    */
   private static final Duration RESTART_DELAY = Duration.ofSeconds(2);
 
-  /** Kept when the test fails: the HDFS server's logs are in it. */
-  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-  Path dir;
+  @TempDir Path dir;
 
-  private LocalHdfs hdfs;
+  /** The suite's shared servers: killing and restarting HDFS costs one start, not two. */
+  private StorageServers servers;
 
   @Test
   void everyRowOnceAfterHdfsWentDownMidJob() throws Exception {
-    hdfs = LocalHdfs.start(dir.resolve("hdfs"));
+    servers = StorageServers.shared();
     try {
-      Path root = TablePaths.of(hdfs.uri() + "/namenode-loss");
+      Path root = TablePaths.of(servers.root("hdfs") + "/namenode-loss-" + UUID.randomUUID());
       SinkUnderTest sink =
           StreamingTables.fileTable(
               root,
@@ -127,7 +126,7 @@ class NameNodeLossTest {
         assertManifestListsExactlyTheVisibleFiles(tableRoot.resolve(partition));
       }
     } finally {
-      hdfs.close();
+      servers.restartHdfs(); // the next tests find it running, whatever happened here
     }
   }
 
@@ -146,7 +145,7 @@ class NameNodeLossTest {
       restartsBefore = cluster.restarts(job);
       rowsAtKill = log.emissions();
       long killed = System.nanoTime();
-      hdfs.kill();
+      servers.killHdfs();
       long upAgain = killed + DOWN.toNanos();
       while (System.nanoTime() < upAgain) {
         if (failedAfter == null && cluster.restarts(job) > restartsBefore) {
@@ -154,7 +153,7 @@ class NameNodeLossTest {
         }
         Thread.sleep(100);
       }
-      hdfs = hdfs.restart();
+      servers.restartHdfs();
       long back = System.nanoTime();
       downFor = Duration.ofNanos(back - killed);
       long checkpointsAtBack = cluster.completedCheckpoints(job);
