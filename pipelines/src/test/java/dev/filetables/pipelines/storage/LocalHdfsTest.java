@@ -19,8 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The child-process HDFS takes files, lists, renames and hands them back through Hadoop's client;
- * killed with {@code kill -9} and restarted, it serves them again at the same address.
+ * The child-process HDFS takes files, lists, renames and hands them back through Hadoop's client.
  */
 @Tag("cluster")
 class LocalHdfsTest {
@@ -56,18 +55,6 @@ class LocalHdfsTest {
           in.readFully(read);
         }
         assertArrayEquals(content, read);
-      }
-      hdfs.kill();
-      assertTrue(ProcessHandle.of(pid).isEmpty(), "the server process ended with kill()");
-      try (LocalHdfs again = hdfs.restart();
-          FileSystem fs = FileSystem.newInstance(again.uri(), conf)) {
-        pid = again.pid();
-        assertEquals(hdfs.uri(), again.uri(), "the same NameNode address");
-        byte[] read = new byte[content.length];
-        try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/t/dt=1/part-0.json"))) {
-          in.readFully(read);
-        }
-        assertArrayEquals(content, read, "the file written before the kill");
       }
     }
     assertTrue(ProcessHandle.of(pid).isEmpty(), "the server process ended with close()");
