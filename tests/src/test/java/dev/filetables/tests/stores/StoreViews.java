@@ -24,21 +24,16 @@ public final class StoreViews {
       case "s3":
         return servers.s3().bucketDirectory(uri.getAuthority()).resolve(uri.getPath().substring(1));
       case "hdfs":
-        return hdfsCopy(uri, scratch);
+        Path copy = Files.createTempDirectory(scratch, "hdfs-view-");
+        FileSystem fs = FileSystem.get(uri, new Configuration());
+        fs.copyToLocalFile(
+            false,
+            new org.apache.hadoop.fs.Path(uri),
+            new org.apache.hadoop.fs.Path(copy.toUri()),
+            true);
+        return copy.resolve(Path.of(uri.getPath()).getFileName().toString());
       default:
         throw new IllegalArgumentException("not a store root: " + storeRoot);
     }
-  }
-
-  /** A copy of the HDFS directory {@code uri} under {@code scratch}, made by Hadoop's client. */
-  public static Path hdfsCopy(URI uri, Path scratch) throws IOException {
-    Path copy = Files.createTempDirectory(scratch, "hdfs-view-");
-    FileSystem fs = FileSystem.get(uri, new Configuration());
-    fs.copyToLocalFile(
-        false,
-        new org.apache.hadoop.fs.Path(uri),
-        new org.apache.hadoop.fs.Path(copy.toUri()),
-        true);
-    return copy.resolve(Path.of(uri.getPath()).getFileName().toString());
   }
 }
