@@ -11,9 +11,12 @@ import dev.filetables.transforms.runner.TimerHolds;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -28,6 +31,7 @@ import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
@@ -38,9 +42,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.flink.api.common.JobID;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link TimerHolds} on Flink [local] (Beam 2.62): a keyed step holds the watermark with an
@@ -55,16 +58,21 @@ class TimerHoldsFlinkTest {
   static final long PER = 1_000;
   static final Orders ORDERS = Orders.hourByHour(6, PER);
   static final Map<String, Long> PASSED = new ConcurrentHashMap<>();
-  static final java.util.concurrent.atomic.AtomicLong ENDS =
-      new java.util.concurrent.atomic.AtomicLong();
-  static final java.util.concurrent.atomic.AtomicLong CHECKS =
-      new java.util.concurrent.atomic.AtomicLong();
+
+  /** End-of-window timers fired, per mode. */
+  static final Map<String, AtomicLong> ENDS = new ConcurrentHashMap<>();
+
+  static final AtomicLong CHECKS = new AtomicLong();
   @TempDir Path dir;
 
-  @ParameterizedTest
-  @ValueSource(strings = {"release", "clear"})
-  void watermarkAfterReleasedTimersFollowsTheRows(String mode) throws Exception {
+  /**
+   * Both ways in one job (two sibling steps after the same keyed rows; their watermark holds are
+   * their own): the released step's watermark follows the rows, the cleared one's does not.
+   */
+  @Test
+  void watermarkAfterReleasedTimersFollowsTheRowsAndAfterClearedOnesDoesNot() throws Exception {
     PASSED.clear();
+    ENDS.clear();
     String logId = UUID.randomUUID().toString();
     EmitLog.create(logId, false);
     try (LocalFlinkCluster cluster = LocalFlinkCluster.start(dir.resolve("flink"), 2)) {
@@ -87,13 +95,15 @@ class TimerHoldsFlinkTest {
                   WithKeys.of((Row r) -> "dt=" + r.getString("dt") + "/hour=" + r.getString("hour"))
                       .withKeyType(TypeDescriptors.strings()))
               .setCoder(KvCoder.of(StringUtf8Coder.of(), rows.getCoder()));
-      keyed
-          .apply(ParDo.of(new HoldFn(mode)))
-          .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
-          .apply(ParDo.of(new Passed(logId, "held ")));
+      for (String mode : List.of("release", "clear")) {
+        keyed
+            .apply("hold " + mode, ParDo.of(new HoldFn(mode)))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
+            .apply("after " + mode, ParDo.of(new Passed(logId, mode + " ")));
+      }
       keyed
           .apply(
-              org.apache.beam.sdk.transforms.MapElements.into(
+              MapElements.into(
                       TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
                   .via((KV<String, Row> kv) -> KV.of(kv.getKey(), 1L)))
           .setCoder(KvCoder.of(StringUtf8Coder.of(), VarLongCoder.of()))
@@ -106,23 +116,17 @@ class TimerHoldsFlinkTest {
     } finally {
       EmitLog.remove(logId);
     }
-    String seen = mode + ": ends=" + ENDS.get() + " " + new java.util.TreeMap<>(PASSED);
-    long ends = ENDS.getAndSet(0);
-    if (mode.equals("clear")) {
-      // each key's last cleared end-of-window timer fires at the end: clear() deleted nothing
-      assertEquals(6, ends, seen);
-    }
-    CHECKS.set(0);
+    String seen = "ends=" + ENDS + " " + new TreeMap<>(PASSED);
+    // each key's last cleared end-of-window timer fires at the end: clear() deleted nothing
+    assertEquals(6, ENDS.getOrDefault("clear", new AtomicLong()).get(), seen);
     for (long h = 0; h < 5; h++) {
       String partition = ORDERS.partitionPath(h * PER);
-      Long rows = PASSED.get("rows " + partition);
-      Long held = PASSED.get("held " + partition);
-      assertTrue(rows != null && rows < 6 * PER, "rows' watermark, " + seen);
-      if (mode.equals("release")) {
-        assertTrue(held != null && held < 6 * PER, "released timers still hold, " + seen);
-      } else {
-        assertEquals(6 * PER, held, "Beam's Flink runner now deletes cleared timers? " + seen);
-      }
+      Long rowsPassed = PASSED.get("rows " + partition);
+      Long released = PASSED.get("release " + partition);
+      Long cleared = PASSED.get("clear " + partition);
+      assertTrue(rowsPassed != null && rowsPassed < 6 * PER, "rows' watermark, " + seen);
+      assertTrue(released != null && released < 6 * PER, "released timers still hold, " + seen);
+      assertEquals(6 * PER, cleared, "Beam's Flink runner now deletes cleared timers? " + seen);
     }
   }
 
@@ -198,7 +202,7 @@ class TimerHoldsFlinkTest {
 
     @OnTimer("end")
     public void onEnd() {
-      ENDS.incrementAndGet();
+      ENDS.computeIfAbsent(mode, m -> new AtomicLong()).incrementAndGet();
     }
   }
 
