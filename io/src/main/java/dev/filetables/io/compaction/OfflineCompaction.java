@@ -146,7 +146,7 @@ public final class OfflineCompaction {
     Path hidden = dir.resolve(hiddenName);
     Path visible = dir.resolve(PartFileName.visibleOf(hiddenName));
     FileOps.deleteQuietly(hidden); // a partial output of a crashed run
-    try (OutputStream out = FileOps.createHidden(dir, hiddenName)) {
+    try (OutputStream out = FileOps.createForPublish(dir, hiddenName)) { // published unread
       merger.merge(inputs, out);
     } catch (IOException | RuntimeException e) {
       FileOps.deleteQuietly(hidden);

@@ -1,13 +1,16 @@
 package dev.filetables.io.files;
 
+import dev.filetables.io.files.store.PublishedAt;
 import dev.filetables.io.files.store.Stores;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.CopyOption;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -45,6 +48,24 @@ public final class FileOps {
    * must never share an in-progress name. The stream is unbuffered.
    */
   public static OutputStream createHidden(Path dir, String hiddenName) throws IOException {
+    return create(dir, hiddenName, false);
+  }
+
+  /**
+   * Like {@link #createHidden}, for a file that {@link #publish} will make visible without anyone
+   * reading it before (the sink's part files without auto-compaction, the batch sink's files,
+   * merged compaction outputs). On S3 its bytes then go straight to a multipart upload at the
+   * visible name, which the publish completes instead of copying the file ({@link PublishedAt});
+   * the hidden name holds a marker that cannot be read. On local disks and HDFS it is a plain
+   * hidden file. Never use it for a file that is read before its publish (segments, compaction
+   * inputs).
+   */
+  public static OutputStream createForPublish(Path dir, String hiddenName) throws IOException {
+    return create(dir, hiddenName, true);
+  }
+
+  private static OutputStream create(Path dir, String hiddenName, boolean forPublish)
+      throws IOException {
     if (!hiddenName.startsWith(".") || hiddenName.indexOf('/') >= 0 || hiddenName.length() < 2) {
       throw new IllegalArgumentException(
           "An in-progress file name must be a single name starting with '.', was '"
@@ -52,11 +73,16 @@ public final class FileOps {
               + "'");
     }
     Path file = dir.resolve(hiddenName);
+    List<OpenOption> options =
+        new ArrayList<>(List.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+    if (forPublish && Stores.isStore(file)) {
+      options.add(new PublishedAt(visibleOf(file)));
+    }
     for (int attempt = 1; ; attempt++) {
       // createDirectories tolerates directories created concurrently by other writers.
       Files.createDirectories(dir);
       try {
-        return Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return Files.newOutputStream(file, options.toArray(new OpenOption[0]));
       } catch (FileAlreadyExistsException e) {
         throw new FileAlreadyExistsException(
             file.toString(),
@@ -72,6 +98,11 @@ public final class FileOps {
     }
   }
 
+  /** The visible name {@link #publish} gives a hidden file, in the same directory. */
+  private static Path visibleOf(Path hidden) {
+    return hidden.resolveSibling(PartFileName.visibleOf(hidden.getFileName().toString()));
+  }
+
   /**
    * Renames a hidden in-progress file to its visible name ({@link PartFileName#visibleOf})
    * atomically and returns the visible path.
@@ -82,8 +113,7 @@ public final class FileOps {
    * neither exists, a {@link NoSuchFileException}.
    */
   public static Path publish(Path hidden) throws IOException {
-    String visibleName = PartFileName.visibleOf(hidden.getFileName().toString());
-    Path visible = hidden.resolveSibling(visibleName);
+    Path visible = visibleOf(hidden);
     boolean hiddenExists = Files.exists(hidden, LinkOption.NOFOLLOW_LINKS);
     if (Files.exists(visible, LinkOption.NOFOLLOW_LINKS)) {
       if (!hiddenExists) {
@@ -91,8 +121,9 @@ public final class FileOps {
         return visible;
       }
       if (!Stores.canRenameAtomically(hidden) && Files.size(hidden) == Files.size(visible)) {
-        // Published by copy, and the copy's source was not deleted yet (a crash in between).
-        LOG.info("{} was copied to its visible name before; deleting the in-progress copy", hidden);
+        // Published, and the hidden object was not deleted yet (a crash in between): a copy's
+        // source, or the marker of a completed upload (deleting it aborts nothing any more).
+        LOG.info("{} was published before; deleting what is left under its hidden name", hidden);
         Files.deleteIfExists(hidden);
         return visible;
       }
@@ -114,26 +145,21 @@ public final class FileOps {
 
   /**
    * Moves a file to {@code target} so that readers of {@code target} see it appear whole: an atomic
-   * rename where the file system has one; on S3, which has none, a server-side copy (an object
-   * appears whole) and then a delete of the source. A crash between the two leaves the source
-   * behind under its hidden name, which {@link #publish} and the leftover clean-up recognise.
+   * rename where the file system has one; on S3, which has none, the completion of the file's
+   * pending upload if it was created {@link #createForPublish for publishing}, else a server-side
+   * copy (an object appears whole) and then a delete of the source. A crash between completion (or
+   * copy) and delete leaves the source behind under its hidden name, which {@link #publish} and the
+   * leftover clean-up recognise.
    */
   public static void moveIntoPlace(Path source, Path target, boolean replace) throws IOException {
+    List<CopyOption> options = new ArrayList<>();
     if (Stores.canRenameAtomically(source)) {
-      if (replace) {
-        Files.move(
-            source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } else {
-        Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
-      }
-      return;
+      options.add(StandardCopyOption.ATOMIC_MOVE);
     }
     if (replace) {
-      Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
-    } else {
-      Files.copy(source, target);
+      options.add(StandardCopyOption.REPLACE_EXISTING);
     }
-    Files.delete(source);
+    Files.move(source, target, options.toArray(new CopyOption[0]));
   }
 
   /**

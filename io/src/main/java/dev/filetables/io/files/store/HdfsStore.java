@@ -14,6 +14,7 @@ import java.nio.file.NotDirectoryException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -95,6 +96,13 @@ final class HdfsStore implements Store {
     }
   }
 
+  /** A plain hidden file: HDFS publishes it by its atomic rename. */
+  @Override
+  public OutputStream createForPublish(StorePath file, StorePath visible, boolean failIfExists)
+      throws IOException {
+    return create(file, failIfExists);
+  }
+
   @Override
   public void createDirectories(StorePath dir) throws IOException {
     try {
@@ -122,6 +130,16 @@ final class HdfsStore implements Store {
     } catch (IOException e) {
       throw translate(from, e);
     }
+  }
+
+  @Override
+  public void moveWithoutRename(StorePath from, StorePath to, boolean replace) {
+    throw new UnsupportedOperationException("HDFS renames atomically");
+  }
+
+  @Override
+  public int abortOpenUploads(StorePath dir, Predicate<String> hiddenName) {
+    return 0; // files are created under their hidden names
   }
 
   @Override

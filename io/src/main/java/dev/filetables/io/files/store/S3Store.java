@@ -7,12 +7,16 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -31,10 +35,17 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * gigabytes).
  */
 final class S3Store implements Store {
+  /** S3 takes up to 5 GiB in one PUT; above, the upload goes in parts. */
+  static final long SINGLE_PUT_LIMIT = 5L << 30;
+
+  private static final long LARGE_PART_SIZE = 256L << 20;
+
   private final Supplier<S3Client> client;
+  private final S3PendingUploads pending;
 
   S3Store(Supplier<S3Client> client) {
     this.client = client;
+    this.pending = new S3PendingUploads(client);
   }
 
   @Override
@@ -45,7 +56,9 @@ final class S3Store implements Store {
       if (head.isPresent()) {
         return Optional.of(
             StoreEntry.file(
-                path, head.get().contentLength(), head.get().lastModified().toEpochMilli()));
+                path,
+                S3PendingUploads.sizeOf(head.get()),
+                head.get().lastModified().toEpochMilli()));
       }
     }
     ListObjectsV2Response page =
@@ -106,11 +119,26 @@ final class S3Store implements Store {
   public SeekableByteChannel openForRead(StorePath file) throws IOException {
     HeadObjectResponse head =
         head(file).orElseThrow(() -> new NoSuchFileException(file.toString()));
+    if (S3PendingUploads.visibleKeyOf(head).isPresent()) {
+      throw S3PendingUploads.unreadable(file, head);
+    }
     return new S3ReadChannel(client.get(), file, bucket(file), file.key(), head.contentLength());
   }
 
   @Override
   public OutputStream create(StorePath file, boolean failIfExists) throws IOException {
+    checkCreate(file, failIfExists);
+    return new S3Upload((spool, size) -> putWhole(file, spool, size));
+  }
+
+  @Override
+  public OutputStream createForPublish(StorePath file, StorePath visible, boolean failIfExists)
+      throws IOException {
+    checkCreate(file, failIfExists);
+    return new S3Upload((spool, size) -> pending.begin(file, visible, spool, size));
+  }
+
+  private void checkCreate(StorePath file, boolean failIfExists) throws IOException {
     if (file.key().isEmpty()) {
       throw new IOException(file + " is a bucket, not a file");
     }
@@ -119,7 +147,34 @@ final class S3Store implements Store {
     if (failIfExists && head(file).isPresent()) {
       throw new FileAlreadyExistsException(file.toString());
     }
-    return new S3Upload(client.get(), file, bucket(file), file.key());
+  }
+
+  /** One PutObject, or a multipart upload above {@link #SINGLE_PUT_LIMIT}: whole at close. */
+  private void putWhole(StorePath file, Path spool, long size) throws IOException {
+    if (size <= SINGLE_PUT_LIMIT) {
+      call(
+          file,
+          () ->
+              client
+                  .get()
+                  .putObject(
+                      b -> b.bucket(bucket(file)).key(file.key()), RequestBody.fromFile(spool)));
+      return;
+    }
+    S3Multipart upload = new S3Multipart(client.get(), file, bucket(file), file.key());
+    String uploadId = upload.create();
+    try {
+      List<CompletedPart> parts = upload.uploadParts(uploadId, spool, size, LARGE_PART_SIZE);
+      call(
+          file,
+          () -> {
+            upload.complete(uploadId, parts, false);
+            return null;
+          });
+    } catch (IOException | RuntimeException e) {
+      upload.abortAfter(uploadId, e);
+      throw e;
+    }
   }
 
   @Override
@@ -132,8 +187,13 @@ final class S3Store implements Store {
     if (path.key().isEmpty()) {
       throw new IOException(path + " is a bucket; FileTables never deletes buckets");
     }
-    if (head(path).isPresent()) {
-      call(path, () -> client.get().deleteObject(b -> b.bucket(bucket(path)).key(path.key())));
+    Optional<HeadObjectResponse> head = head(path);
+    if (head.isPresent()) {
+      if (S3PendingUploads.visibleKeyOf(head.get()).isPresent()) {
+        pending.delete(path, head.get());
+      } else {
+        deleteObject(path);
+      }
       return true;
     }
     Optional<StoreEntry> dir = stat(path);
@@ -156,6 +216,34 @@ final class S3Store implements Store {
                             .sourceKey(from.key())
                             .destinationBucket(bucket(to))
                             .destinationKey(to.key())));
+  }
+
+  /**
+   * A pending upload's marker is published by completing its upload; any other object by a
+   * server-side copy and a delete.
+   */
+  @Override
+  public void moveWithoutRename(StorePath from, StorePath to, boolean replace) throws IOException {
+    HeadObjectResponse head =
+        head(from).orElseThrow(() -> new NoSuchFileException(from.toString()));
+    if (S3PendingUploads.visibleKeyOf(head).isPresent()) {
+      pending.publish(from, head, to, replace);
+      return;
+    }
+    if (!replace && head(to).isPresent()) {
+      throw new FileAlreadyExistsException(to.toString());
+    }
+    copy(from, to);
+    deleteObject(from);
+  }
+
+  private void deleteObject(StorePath path) throws IOException {
+    call(path, () -> client.get().deleteObject(b -> b.bucket(bucket(path)).key(path.key())));
+  }
+
+  @Override
+  public int abortOpenUploads(StorePath dir, Predicate<String> hiddenName) throws IOException {
+    return pending.abortOpen(dir, prefix(dir), hiddenName);
   }
 
   @Override

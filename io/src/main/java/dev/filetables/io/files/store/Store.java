@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The operations FileTables needs from a remote store, one implementation per store over its own
@@ -35,6 +36,15 @@ interface Store {
    */
   OutputStream create(StorePath file, boolean failIfExists) throws IOException;
 
+  /**
+   * Creates the hidden file {@code file} that will be moved to {@code visible} without being read
+   * first ({@link PublishedAt}). On S3 its bytes go to an open multipart upload at {@code visible}
+   * and {@code file} is a marker naming it, which {@link #moveWithoutRename} completes and {@link
+   * #delete} aborts; stores that rename create a plain file.
+   */
+  OutputStream createForPublish(StorePath file, StorePath visible, boolean failIfExists)
+      throws IOException;
+
   /** Creates a directory and its parents; nothing on stores without directories. */
   void createDirectories(StorePath dir) throws IOException;
 
@@ -46,6 +56,21 @@ interface Store {
 
   /** Copies a file within the store (server-side where the store can), replacing the target. */
   void copy(StorePath from, StorePath to) throws IOException;
+
+  /**
+   * Moves a file on a store that cannot rename ({@link #canRenameAtomically()} false), so that it
+   * appears whole at {@code to}: S3 completes a pending upload ({@link #createForPublish}) or
+   * copies server-side and deletes. {@code FileAlreadyExistsException} if {@code to} exists and not
+   * {@code replace}.
+   */
+  void moveWithoutRename(StorePath from, StorePath to, boolean replace) throws IOException;
+
+  /**
+   * Aborts the open multipart uploads directly under {@code dir} whose file, by the hidden name it
+   * was created under ({@link #createForPublish}), matches; returns how many. For the leftovers of
+   * a crash between the start of an upload and its marker. Stores without uploads have none.
+   */
+  int abortOpenUploads(StorePath dir, Predicate<String> hiddenName) throws IOException;
 
   /** Whether {@link #renameAtomically} exists: false for object stores. */
   boolean canRenameAtomically();

@@ -111,6 +111,12 @@ final class StoreFileSystemProvider extends FileSystemProvider {
         throw new NoSuchFileException(path.toString());
       }
     }
+    for (OpenOption option : list) {
+      if (option instanceof PublishedAt) {
+        return store()
+            .createForPublish(cast(path), cast(((PublishedAt) option).visible()), createNew);
+      }
+    }
     return store().create(cast(path), createNew);
   }
 
@@ -183,8 +189,7 @@ final class StoreFileSystemProvider extends FileSystemProvider {
           target.toString(),
           scheme + " has no rename; a move is a copy and a delete");
     }
-    copy(source, target, options);
-    store().delete(from);
+    store().moveWithoutRename(from, to, replace);
   }
 
   @Override

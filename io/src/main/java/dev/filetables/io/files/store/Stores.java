@@ -6,6 +6,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.beam.sdk.annotations.Internal;
@@ -86,6 +87,21 @@ public final class Stores {
   public static List<Entry> list(Path dir) throws IOException {
     StorePath store = (StorePath) dir;
     return List.copyOf(((StoreFileSystemProvider) store.getFileSystem().provider()).list(store));
+  }
+
+  /**
+   * Aborts the open multipart uploads directly under {@code dir} (S3) whose file, by the hidden
+   * name it was created under, matches {@code hiddenName}: what a crash between the start of a
+   * file's upload and the marker of its hidden name leaves (see {@link PublishedAt}). Use the same
+   * rule that picks the hidden files to delete, where none of the matching files can still be
+   * published. Nothing on local disks and HDFS. Returns how many were aborted.
+   */
+  public static int abortOpenUploads(Path dir, Predicate<String> hiddenName) throws IOException {
+    if (!(dir instanceof StorePath)) {
+      return 0;
+    }
+    StorePath store = (StorePath) dir;
+    return store.getFileSystem().store().abortOpenUploads(store.toAbsolutePath(), hiddenName);
   }
 
   /** A listed entry: its path and its attributes as of the listing. */

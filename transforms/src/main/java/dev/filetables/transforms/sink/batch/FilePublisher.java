@@ -2,6 +2,7 @@ package dev.filetables.transforms.sink.batch;
 
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.TablePaths;
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.transforms.sink.PartFiles;
 import dev.filetables.transforms.sink.WrittenFile;
 import java.io.IOException;
@@ -75,6 +76,9 @@ public final class FilePublisher {
       } catch (NoSuchFileException e) {
         // the directory is gone: nothing left to clean
       }
+      // every kept file is published: an upload of this write still open on S3 is one whose
+      // marker a failed attempt never wrote
+      Stores.abortOpenUploads(directory, files::isInProgressOfThisWrite);
     }
     return deleted;
   }

@@ -131,7 +131,7 @@ public final class RollingFileWriters implements AutoCloseable {
       FileOps.deleteQuietly(path);
     }
     OutputStream out =
-        new BufferedOutputStream(FileOps.createHidden(directory, name), BUFFER_BYTES);
+        new BufferedOutputStream(FileOps.createForPublish(directory, name), BUFFER_BYTES);
     try {
       return new OpenFile(partitionPath, path, format.createWriter(out, fileSchema));
     } catch (IOException | RuntimeException e) {

@@ -262,7 +262,7 @@ public final class PartitionCompactor {
       }
     }
     FileOps.deleteQuietly(hidden); // a partial output of a failed attempt
-    OutputStream out = FileOps.createHidden(dir, hiddenName);
+    OutputStream out = FileOps.createForPublish(dir, hiddenName); // published unread
     try {
       merger.merge(inputs, out);
     } catch (IOException | RuntimeException e) {

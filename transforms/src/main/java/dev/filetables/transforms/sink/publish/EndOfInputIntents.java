@@ -9,6 +9,7 @@ import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.IntentFileName;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.files.TablePaths;
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.FileMergers;
 import dev.filetables.io.table.TableSpec;
@@ -480,6 +481,13 @@ public final class EndOfInputIntents {
               hidden,
               uuid);
           FileOps.deleteQuietly(hidden);
+        }
+      }
+      if (!dryRun) {
+        // the intents are completed and the rest deleted: an upload of the write still open on S3
+        // in these partitions is one whose marker an aborted attempt never wrote
+        for (Path dir : write.getValue().keySet()) {
+          Stores.abortOpenUploads(dir, name -> uuid.equals(PartitionFiles.writeUuidOf(name)));
         }
       }
       recovered.addAll(byDir.values());

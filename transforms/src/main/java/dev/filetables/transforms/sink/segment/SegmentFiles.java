@@ -2,6 +2,7 @@ package dev.filetables.transforms.sink.segment;
 
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.io.format.RowWriter;
@@ -104,6 +105,22 @@ public final class SegmentFiles {
    */
   public static long merge(FileMerger merger, Path dir, List<String> names, String target)
       throws IOException {
+    return merge(merger, dir, names, target, false);
+  }
+
+  /**
+   * {@link #merge} into a part file that will be published without being read before (no
+   * auto-compaction): created by {@link FileOps#createForPublish}, so that on S3 the publish
+   * completes an upload instead of copying the file.
+   */
+  public static long mergeForPublish(FileMerger merger, Path dir, List<String> names, String target)
+      throws IOException {
+    return merge(merger, dir, names, target, true);
+  }
+
+  private static long merge(
+      FileMerger merger, Path dir, List<String> names, String target, boolean forPublish)
+      throws IOException {
     List<Path> inputs = new ArrayList<>(names.size());
     for (String name : names) {
       Path input = dir.resolve(name);
@@ -116,8 +133,9 @@ public final class SegmentFiles {
       inputs.add(input);
     }
     Path file = dir.resolve(target);
-    FileOps.deleteQuietly(file);
-    OutputStream out = FileOps.createHidden(dir, target);
+    FileOps.deleteQuietly(file); // also aborts a failed attempt's pending upload
+    OutputStream out =
+        forPublish ? FileOps.createForPublish(dir, target) : FileOps.createHidden(dir, target);
     try {
       merger.merge(inputs, out);
     } catch (IOException | RuntimeException e) {
@@ -143,18 +161,30 @@ public final class SegmentFiles {
     return deleted;
   }
 
+  /**
+   * Aborts the open uploads (S3) of one writer of one write in {@code dir}: call only when none of
+   * its files can still be published. Returns how many.
+   */
+  public static int abortOpenUploads(Path dir, String uuid, String writer) throws IOException {
+    return Stores.abortOpenUploads(dir, name -> ofWriter(name, uuid, writer, counter -> true));
+  }
+
+  private static boolean ofWriter(String name, String uuid, String writer, LongPredicate counter) {
+    Optional<PartFileName.Parts> parts = PartFileName.parse(name);
+    return parts.isPresent()
+        && parts.get().inProgress()
+        && parts.get().uuid().equals(uuid)
+        && parts.get().writer().equals(writer)
+        && counter.test(parts.get().counter());
+  }
+
   /** The hidden files of one writer of one write in {@code dir} whose counter matches. */
   public static List<Path> hiddenFiles(Path dir, String uuid, String writer, LongPredicate counter)
       throws IOException {
     List<Path> found = new ArrayList<>();
     try (Stream<Path> entries = Files.list(dir)) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
-        Optional<PartFileName.Parts> parts = PartFileName.parse(entry.getFileName().toString());
-        if (parts.isPresent()
-            && parts.get().inProgress()
-            && parts.get().uuid().equals(uuid)
-            && parts.get().writer().equals(writer)
-            && counter.test(parts.get().counter())) {
+        if (ofWriter(entry.getFileName().toString(), uuid, writer, counter)) {
           found.add(entry);
         }
       }

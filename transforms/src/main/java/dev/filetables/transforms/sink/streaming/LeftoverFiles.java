@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * AssignWritersFn}), so the replayed rows reach the same writer and trigger this. The writer's
  * {@code forget} timer cleans up once more before dropping {@code lastCounter}, which it only does
  * when no hidden file of the key is left ({@link #mayForget}), so a file that still waits for its
- * checkpoint is never mistaken for a leftover. Files of other writes (other uuids) are never
- * touched.
+ * checkpoint is never mistaken for a leftover; that is also when it aborts the key's uploads that
+ * are still open on S3 (a crash between the start of an upload and its marker). Files of other
+ * writes (other uuids) are never touched.
  */
 final class LeftoverFiles {
   private static final Logger LOG = LoggerFactory.getLogger(LeftoverFiles.class);
@@ -85,6 +86,11 @@ final class LeftoverFiles {
     SegmentFiles.deleteHidden(dir, uuid, key.writerId(), counter -> counter > last);
     boolean waiting =
         !SegmentFiles.hiddenFiles(dir, uuid, key.writerId(), counter -> true).isEmpty();
+    if (!waiting) {
+      // every file of the key is published: an upload of it still open on S3 is one whose
+      // marker a failed attempt never wrote
+      SegmentFiles.abortOpenUploads(dir, uuid, key.writerId());
+    }
     return !(waiting || System.currentTimeMillis() <= last);
   }
 }

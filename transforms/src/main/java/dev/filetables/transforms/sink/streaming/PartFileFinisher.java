@@ -42,6 +42,12 @@ final class PartFileFinisher {
 
   private final LeftoverFiles leftovers;
 
+  /**
+   * Whether closed files are published without being read first (no auto-compaction, whose merge
+   * reads them): then they are created for publishing ({@link SegmentFiles#mergeForPublish}).
+   */
+  private final boolean publishedUnread;
+
   /** Part file bytes per spill byte, learnt from this writer's rolls of spill segments. */
   private double spillRatio = 1.0;
 
@@ -50,12 +56,14 @@ final class PartFileFinisher {
       SegmentKind kind,
       FileMerger merger,
       long fileSize,
-      LeftoverFiles leftovers) {
+      LeftoverFiles leftovers,
+      boolean publishedUnread) {
     this.files = files;
     this.kind = kind;
     this.merger = merger;
     this.fileSize = fileSize;
     this.leftovers = leftovers;
+    this.publishedUnread = publishedUnread;
   }
 
   /**
@@ -109,7 +117,10 @@ final class PartFileFinisher {
   WrittenFile finish(OpenFile file, String target) throws IOException {
     Path dir = files.directory(file.partitionPath);
     leftovers.deleteAbove(file);
-    long size = SegmentFiles.merge(merger, dir, file.segmentFiles(), target);
+    long size =
+        publishedUnread
+            ? SegmentFiles.mergeForPublish(merger, dir, file.segmentFiles(), target)
+            : SegmentFiles.merge(merger, dir, file.segmentFiles(), target);
     if (kind == SegmentKind.SPILL) {
       long spilled = file.closedBytes + SegmentFiles.segmentSize(dir, file.name, file.segments - 1);
       if (spilled > 0) {

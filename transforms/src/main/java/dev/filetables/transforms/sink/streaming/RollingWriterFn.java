@@ -179,7 +179,15 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
             segmentKind, format, fileSchema, files, combiner, combining, restoresState);
     schedule = new RollSchedule(policy, commitInterval, files.writeUuid());
     leftovers = new LeftoverFiles(files);
-    finisher = new PartFileFinisher(files, segmentKind, merger, policy.fileSize(), leftovers);
+    // auto-compaction reads the closed files it merges; without it they are published unread
+    finisher =
+        new PartFileFinisher(
+            files,
+            segmentKind,
+            merger,
+            policy.fileSize(),
+            leftovers,
+            !table.options().autoCompaction());
     closesAtBundleEnd = new ClosesAtBundleEnd();
     rowCoder = FileRowCoder.of(fileSchema);
   }
