@@ -16,6 +16,9 @@ import java.util.Random;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.aws2.options.S3Options;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.util.VersionInfo;
@@ -35,6 +38,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  *       upload as (a)).
  *   <li>(b) a multipart upload at the final key, parts sent before the checkpoint,
  *       CompleteMultipartUpload at the commit (Flink's S3 FileSink).
+ *   <li>(c) FileTables as built ({@link AsBuiltCommit}): (b) through the table code's own store and
+ *       file operations, with a marker at the hidden key and the publish's existence checks.
  * </ul>
  *
  * <p>Per committed file: S3 requests by type (counted by an SDK {@link S3RequestCounter}), bytes
@@ -93,7 +98,9 @@ public final class S3CommitProtocolBenchmark {
     List<String> table;
     try (LocalS3Server server = LocalS3Server.start(bench.workDir.resolve("s3"))) {
       server.createBucket(BUCKET);
-      S3RequestCounter counter = new S3RequestCounter();
+      // one counter for this client and the stores' own (the as-built protocol's requests)
+      S3RequestCounter counter = CountingS3ClientFactory.COUNTER;
+      useStores(server);
       try (S3Client s3 = client(server, counter)) {
         table = bench.run(s3, counter, ProcessWrites.of(server.pid()));
       }
@@ -107,7 +114,8 @@ public final class S3CommitProtocolBenchmark {
         "(a): multipart upload to dir/.part-x.inprogress (as Beam's S3 channel), then HeadObject +"
             + " CopyObject to dir/part-x + DeleteObject (Beam's rename); (a'): the same with one"
             + " PutObject for a file of at most one part; (b): multipart upload at dir/part-x,"
-            + " CompleteMultipartUpload at the checkpoint (Flink's S3 FileSink)%n");
+            + " CompleteMultipartUpload at the checkpoint (Flink's S3 FileSink); (c): FileTables'"
+            + " own publish (FileOps.createForPublish, FileOps.publish; parts of 8 MiB)%n");
     table.forEach(System.out::println);
     System.out.println();
     System.out.println(
@@ -124,14 +132,15 @@ public final class S3CommitProtocolBenchmark {
         List.of(
             HiddenKeyCopyCommit.multipartUpload(s3, BUCKET, partSize),
             HiddenKeyCopyCommit.singlePut(s3, BUCKET, partSize),
-            new MultipartCompleteCommit(s3, BUCKET, partSize));
+            new MultipartCompleteCommit(s3, BUCKET, partSize),
+            new AsBuiltCommit(s3, BUCKET, partSize, counter));
     S3CrashProbe crashes = new S3CrashProbe(s3, BUCKET, counter);
     List<String> table = new ArrayList<>();
     table.add(
         "| size | per committed file | "
             + protocols.stream().map(S3CommitProtocol::label).collect(Collectors.joining(" | "))
-            + " | (b)/(a) | (b)/(a') |");
-    table.add("|---|---|---|---|---|---|---|");
+            + " | (b)/(a) | (b)/(a') | (c)/(a') |");
+    table.add("|---|---" + "|---".repeat(protocols.size() + 3) + "|");
     byte[] warmupData = randomBytes(sizes.get(0), 0);
     for (int i = 0; i < warmup; i++) {
       for (int p = 0; p < protocols.size(); p++) {
@@ -203,7 +212,7 @@ public final class S3CommitProtocolBenchmark {
               + (interrupted ? "after a crash inside it" : "after it succeeded")
               + " | "
               + String.join(" | ", replays)
-              + " | | |");
+              + " | | | |");
     }
     return table;
   }
@@ -301,7 +310,7 @@ public final class S3CommitProtocolBenchmark {
         + outcomes.stream()
             .map(o -> o == null ? "as (a)" : left ? o.left() : o.cleanedBy())
             .collect(Collectors.joining(" | "))
-        + " | | |";
+        + " | | | |";
   }
 
   private static String cells(
@@ -311,14 +320,19 @@ public final class S3CommitProtocolBenchmark {
         .collect(Collectors.joining(" | "));
   }
 
-  /** (b)/(a) and (b)/(a') of a figure; the samples are in the order (a), (a'), (b). */
+  /**
+   * (b)/(a), (b)/(a') and (c)/(a') of a figure; the samples are in the order (a), (a'), (b), (c).
+   */
   private static String ratios(
       List<Optional<CommitSamples>> samples, ToDoubleFunction<CommitSamples> figure) {
     double b = figure.applyAsDouble(samples.get(2).orElseThrow());
+    double c = figure.applyAsDouble(samples.get(3).orElseThrow());
     return " | "
         + ratio(b, samples.get(0).map(figure::applyAsDouble))
         + " | "
         + ratio(b, samples.get(1).map(figure::applyAsDouble))
+        + " | "
+        + ratio(c, samples.get(1).map(figure::applyAsDouble))
         + " |";
   }
 
@@ -390,6 +404,22 @@ public final class S3CommitProtocolBenchmark {
     byte[] data = new byte[(int) size];
     new Random(seed).nextBytes(data);
     return data;
+  }
+
+  /**
+   * Points the stores of this JVM at the server, their client counted by {@link
+   * CountingS3ClientFactory}: the as-built protocol runs through them.
+   */
+  private static void useStores(LocalS3Server server) {
+    System.setProperty("aws.accessKeyId", server.accessKey());
+    System.setProperty("aws.secretAccessKey", server.secretKey());
+    PipelineOptionsFactory.register(S3Options.class);
+    FileSystems.setDefaultPipelineOptions(
+        PipelineOptionsFactory.fromArgs(
+                "--endpoint=" + server.endpoint(),
+                "--awsRegion=" + server.region(),
+                "--s3ClientFactoryClass=" + CountingS3ClientFactory.class.getName())
+            .create());
   }
 
   private static S3Client client(LocalS3Server server, S3RequestCounter counter) {

@@ -1,6 +1,7 @@
 package dev.filetables.benchmarks;
 
 import dev.filetables.benchmarks.S3RequestCounter.Counts;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -17,7 +18,7 @@ final class S3CrashProbe {
   enum Point {
     DURING_UPLOAD("crash during the upload"),
     AFTER_UPLOAD("crash after the upload, before the commit"),
-    DURING_COMMIT("crash inside the commit (after the copy, before the delete)");
+    DURING_COMMIT("crash inside the commit (after the copy or complete, before the delete)");
 
     final String description;
 
@@ -105,6 +106,8 @@ final class S3CrashProbe {
       return "succeeds again: "
           + S3CommitProtocolBenchmark.requests(counter.snapshot().minus(before), 1)
           + (copied > 0 ? ", copies " + S3CommitProtocolBenchmark.size(copied) + " again" : "");
+    } catch (UncheckedIOException e) {
+      return "fails: " + e.getCause().getMessage();
     } catch (S3Exception e) {
       Counts sent = counter.snapshot().minus(before);
       String failed = sent.requests().keySet().stream().reduce((x, y) -> y).orElse("?");
@@ -122,7 +125,7 @@ final class S3CrashProbe {
   private static String describe(S3Leftovers found, long uploadBytes) {
     List<String> parts = new ArrayList<>();
     if (!found.visible().isEmpty()) {
-      parts.add(found.visible().size() + " visible object (the copy, complete)");
+      parts.add(found.visible().size() + " visible object (complete)");
     }
     if (!found.hidden().isEmpty()) {
       parts.add(

@@ -251,6 +251,18 @@ public final class StorageBenchmark {
                 + "; "
                 + BenchJobs.megabytes(r.writeRequests.bodyBytes())
                 + " uploaded");
+        int files = Math.max(1, r.stats.files);
+        long copies = r.writeRequests.requests().getOrDefault("CopyObject", 0L);
+        System.out.println(
+            r.store
+                + " write, per committed file: "
+                + S3CommitProtocolBenchmark.requests(r.writeRequests, files)
+                + "; bytes copied server-side "
+                + (copies == 0
+                    ? "0"
+                    : "about "
+                        + BenchJobs.megabytes(copies * r.stats.bytes / files)
+                        + " (CopyObject × mean file size)"));
       }
     }
   }

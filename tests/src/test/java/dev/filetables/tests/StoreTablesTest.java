@@ -90,6 +90,9 @@ class StoreTablesTest {
               .collect(Collectors.toList());
       assertEquals(List.of(), hidden, "no in-progress file is left");
     }
+    if (store.equals("s3")) {
+      assertEquals(List.of(), servers.openUploads(root), "no upload is left open");
+    }
     List<String> expected = canonical(input);
     assertEquals(expected, duckDb(local), store + ": DuckDB reads the store's files");
     assertEquals(

@@ -9,6 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.beam.sdk.annotations.Internal;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 
 /**
  * A real S3 API server (s3proxy) on loopback with a free port, for tests and try-outs.
@@ -88,6 +93,36 @@ public final class LocalS3Server implements AutoCloseable {
   /** A region name for clients that need one; the server accepts any. */
   public String region() {
     return REGION;
+  }
+
+  /**
+   * A plain AWS SDK client of this server (path-style, this server's credentials), for tests and
+   * benchmarks that look at what the stores hide, such as open multipart uploads; the caller closes
+   * it.
+   */
+  public S3Client client() {
+    return S3Client.builder()
+        .endpointOverride(endpoint())
+        .region(Region.of(REGION))
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+        .build();
+  }
+
+  /**
+   * The keys of the multipart uploads still open under {@code prefix} of {@code bucket}, at any
+   * depth: they are invisible to HEAD and listings.
+   */
+  public List<String> openUploads(String bucket, String prefix) {
+    try (S3Client client = client()) {
+      return client
+          .listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(prefix))
+          .uploads()
+          .stream()
+          .map(MultipartUpload::key)
+          .toList();
+    }
   }
 
   /** Creates an empty bucket (a directory of the data directory) and returns its directory. */

@@ -83,6 +83,18 @@ public final class StorageServers implements AutoCloseable {
     }
   }
 
+  /**
+   * The keys of the multipart uploads still open under {@code s3Location} ({@code
+   * s3://tables/dir}): what the table code left unpublished and unaborted on S3.
+   */
+  public List<String> openUploads(String s3Location) {
+    String prefix = "s3://" + BUCKET + "/";
+    if (!s3Location.startsWith(prefix)) {
+      throw new IllegalArgumentException(s3Location + " is not under " + prefix);
+    }
+    return s3.openUploads(BUCKET, s3Location.substring(prefix.length()));
+  }
+
   public LocalS3Server s3() {
     return s3;
   }

@@ -24,9 +24,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
@@ -46,16 +43,7 @@ class PendingUploadsTest {
   @BeforeAll
   static void startServers() throws Exception {
     servers = StorageServers.shared();
-    LocalS3Server server = servers.s3();
-    s3 =
-        S3Client.builder()
-            .endpointOverride(server.endpoint())
-            .region(Region.of(server.region()))
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
-            .build();
+    s3 = servers.s3().client();
   }
 
   @AfterAll
@@ -145,6 +133,18 @@ class PendingUploadsTest {
     assertEquals(List.of(), openUploads(dir));
     assertEquals(List.of("part-p1-0-0.json"), names(dir));
     assertEquals(visible, FileOps.publish(hidden), "a retried publish finds it published");
+  }
+
+  @Test
+  void aPartitionValueOutsideAsciiNamesThePendingFile() throws Exception {
+    Path dir = dir("region=zürich €");
+    byte[] content = {7, 8, 9};
+    Path hidden = create(dir, ".part-p8-0-0.bin.inprogress", content);
+    assertEquals(content.length, Files.size(hidden));
+    assertArrayEquals(content, Files.readAllBytes(FileOps.publish(hidden)));
+    Path deleted = create(dir, ".part-p8-0-1.bin.inprogress", content);
+    Files.delete(deleted);
+    assertEquals(List.of(), openUploads(dir));
   }
 
   @Test

@@ -17,6 +17,7 @@ import dev.filetables.transforms.sink.streaming.SinkFailpoints.Point;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -120,6 +121,7 @@ class ExactlyOnceUnderFailuresTest {
           options.as(AwsOptions.class).setEndpoint(servers.s3().endpoint());
           options.as(AwsOptions.class).setAwsRegion(Region.of(servers.s3().region()));
         });
+    assertEquals(List.of(), servers.openUploads(onS3.toString()), "no upload is left open on S3");
   }
 
   /** The table as local files: the S3 server's own files, or a copy made by Hadoop's client. */

@@ -101,12 +101,21 @@ final class S3Multipart {
     }
   }
 
-  /** Aborts after a failure of the upload, keeping the failure as the one thrown. */
+  /**
+   * Aborts after a failure of the upload, keeping the failure as the one thrown. Also when the
+   * failure is the thread's interrupt (a cancelled task): the abort is sent with the interrupt
+   * cleared and the interrupt restored after, or the upload would stay open with nothing naming it.
+   */
   void abortAfter(String uploadId, Exception failure) {
+    boolean interrupted = Thread.interrupted();
     try {
       client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
     } catch (RuntimeException abort) {
       failure.addSuppressed(abort);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -2,6 +2,9 @@ package dev.filetables.io.files.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -58,9 +61,13 @@ final class S3PendingUploads {
     record Part(int number, String etag) {}
   }
 
-  /** The upload a marker's HEAD describes, or empty for a plain object. */
+  /**
+   * The visible key of the upload a marker's HEAD describes, or empty for a plain object. Metadata
+   * travels in HTTP headers, which take ASCII only: the key is stored URL-encoded.
+   */
   static Optional<String> visibleKeyOf(HeadObjectResponse head) {
-    return Optional.ofNullable(head.metadata().get(VISIBLE_KEY));
+    return Optional.ofNullable(head.metadata().get(VISIBLE_KEY))
+        .map(key -> URLDecoder.decode(key, StandardCharsets.UTF_8));
   }
 
   /** The size of the file an object stands for: a marker's upload, or the object itself. */
@@ -99,9 +106,12 @@ final class S3PendingUploads {
                               .contentType("application/json")
                               .metadata(
                                   Map.of(
-                                      VISIBLE_KEY, visible.key(),
-                                      UPLOAD_ID, uploadId,
-                                      SIZE, Long.toString(size))),
+                                      VISIBLE_KEY,
+                                      URLEncoder.encode(visible.key(), StandardCharsets.UTF_8),
+                                      UPLOAD_ID,
+                                      uploadId,
+                                      SIZE,
+                                      Long.toString(size))),
                       RequestBody.fromBytes(body)));
     } catch (IOException | RuntimeException e) {
       upload.abortAfter(uploadId, e);
