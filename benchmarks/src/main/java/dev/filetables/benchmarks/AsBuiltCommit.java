@@ -68,7 +68,9 @@ final class AsBuiltCommit implements S3CommitProtocol {
       throw new UncheckedIOException(e);
     }
     long copies = counter.snapshot().minus(before).requests().getOrDefault("CopyObject", 0L);
-    return copies * s3.headObject(b -> b.bucket(bucket).key(staged.finalKey())).contentLength();
+    return copies == 0
+        ? 0
+        : copies * s3.headObject(b -> b.bucket(bucket).key(staged.finalKey())).contentLength();
   }
 
   /** What the store has sent when a crash stops it before the marker: an upload begun, a part. */

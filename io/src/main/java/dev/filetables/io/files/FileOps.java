@@ -114,33 +114,68 @@ public final class FileOps {
    */
   public static Path publish(Path hidden) throws IOException {
     Path visible = visibleOf(hidden);
+    if (!Stores.canRenameAtomically(hidden)) {
+      return publishByMove(hidden, visible);
+    }
     boolean hiddenExists = Files.exists(hidden, LinkOption.NOFOLLOW_LINKS);
     if (Files.exists(visible, LinkOption.NOFOLLOW_LINKS)) {
       if (!hiddenExists) {
         LOG.info("{} was published before; nothing to do", visible);
         return visible;
       }
-      if (!Stores.canRenameAtomically(hidden) && Files.size(hidden) == Files.size(visible)) {
-        // Published, and the hidden object was not deleted yet (a crash in between): a copy's
-        // source, or the marker of a completed upload (deleting it aborts nothing any more).
-        LOG.info("{} was published before; deleting what is left under its hidden name", hidden);
-        Files.deleteIfExists(hidden);
-        return visible;
-      }
-      throw new FileAlreadyExistsException(
-          visible.toString(),
-          hidden.toString(),
-          "refusing to publish over an existing file; part file names are unique per write, writer and "
-              + "counter, so another writer used the same name");
+      throw publishedOver(hidden, visible);
     }
     if (!hiddenExists) {
-      throw new NoSuchFileException(
-          hidden.toString(),
-          visible.toString(),
-          "neither the in-progress file nor its visible name exists");
+      throw neitherExists(hidden, visible);
     }
     moveIntoPlace(hidden, visible, false);
     return visible;
+  }
+
+  /**
+   * {@link #publish} on a store without rename (S3), where the move itself never overwrites (a
+   * pending upload completes with {@code If-None-Match: *}, a copy checks the target first): the
+   * move is tried first, and the names are looked at only when it fails, so a publish costs the
+   * move's requests alone.
+   */
+  private static Path publishByMove(Path hidden, Path visible) throws IOException {
+    try {
+      moveIntoPlace(hidden, visible, false);
+      return visible;
+    } catch (FileAlreadyExistsException e) {
+      if (Files.size(hidden) != Files.size(visible)) {
+        throw publishedOver(hidden, visible);
+      }
+      // Published, and the hidden object was not deleted yet (a crash in between): a copy's
+      // source, or the marker of a completed upload (deleting it aborts nothing any more).
+      LOG.info("{} was published before; deleting what is left under its hidden name", hidden);
+      Files.deleteIfExists(hidden);
+      return visible;
+    } catch (NoSuchFileException e) {
+      if (Files.exists(visible, LinkOption.NOFOLLOW_LINKS)) {
+        LOG.info("{} was published before; nothing to do", visible);
+        return visible;
+      }
+      if (Files.exists(hidden, LinkOption.NOFOLLOW_LINKS)) {
+        throw e; // the store's own reason, e.g. a pending upload that was aborted
+      }
+      throw neitherExists(hidden, visible);
+    }
+  }
+
+  private static FileAlreadyExistsException publishedOver(Path hidden, Path visible) {
+    return new FileAlreadyExistsException(
+        visible.toString(),
+        hidden.toString(),
+        "refusing to publish over an existing file; part file names are unique per write, writer and "
+            + "counter, so another writer used the same name");
+  }
+
+  private static NoSuchFileException neitherExists(Path hidden, Path visible) {
+    return new NoSuchFileException(
+        hidden.toString(),
+        visible.toString(),
+        "neither the in-progress file nor its visible name exists");
   }
 
   /**
