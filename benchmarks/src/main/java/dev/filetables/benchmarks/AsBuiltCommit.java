@@ -1,18 +1,15 @@
 package dev.filetables.benchmarks;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.filetables.benchmarks.S3RequestCounter.Counts;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.TablePaths;
+import dev.filetables.pipelines.storage.LocalS3Server;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
  * (c) What FileTables does, through its own store and file operations: {@code
@@ -22,18 +19,19 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * stores' own client, counted by {@link CountingS3ClientFactory} like the others'.
  */
 final class AsBuiltCommit implements S3CommitProtocol {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final S3Client s3;
   private final String bucket;
   private final int partSize;
   private final S3RequestCounter counter;
+  private final LocalS3Server server;
 
-  AsBuiltCommit(S3Client s3, String bucket, int partSize, S3RequestCounter counter) {
+  AsBuiltCommit(
+      S3Client s3, String bucket, int partSize, S3RequestCounter counter, LocalS3Server server) {
     this.s3 = s3;
     this.bucket = bucket;
     this.partSize = partSize;
     this.counter = counter;
+    this.server = server;
   }
 
   @Override
@@ -84,26 +82,11 @@ final class AsBuiltCommit implements S3CommitProtocol {
   /** The publish stopped between CompleteMultipartUpload and the delete of the marker. */
   @Override
   public boolean commitInterrupted(Staged staged) {
-    JsonNode marker;
     try {
-      marker =
-          JSON.readTree(
-              s3.getObjectAsBytes(b -> b.bucket(bucket).key(staged.uploadKey())).asByteArray());
+      server.completeLeavingMarker(bucket, staged.uploadKey());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    List<CompletedPart> parts = new ArrayList<>();
-    marker
-        .get("parts")
-        .forEach(
-            p ->
-                parts.add(
-                    CompletedPart.builder()
-                        .partNumber(p.get("number").asInt())
-                        .eTag(p.get("etag").asText())
-                        .build()));
-    MultipartUploads.complete(
-        s3, bucket, staged.finalKey(), marker.get("uploadId").asText(), parts);
     return true;
   }
 

@@ -102,7 +102,7 @@ public final class S3CommitProtocolBenchmark {
       S3RequestCounter counter = CountingS3ClientFactory.COUNTER;
       useStores(server);
       try (S3Client s3 = client(server, counter)) {
-        table = bench.run(s3, counter, ProcessWrites.of(server.pid()));
+        table = bench.run(s3, counter, server);
       }
     }
     System.out.println();
@@ -127,13 +127,14 @@ public final class S3CommitProtocolBenchmark {
     BenchJobs.deleteRecursively(bench.workDir);
   }
 
-  private List<String> run(S3Client s3, S3RequestCounter counter, Optional<ProcessWrites> writes) {
+  private List<String> run(S3Client s3, S3RequestCounter counter, LocalS3Server server) {
+    Optional<ProcessWrites> writes = ProcessWrites.of(server.pid());
     List<S3CommitProtocol> protocols =
         List.of(
             HiddenKeyCopyCommit.multipartUpload(s3, BUCKET, partSize),
             HiddenKeyCopyCommit.singlePut(s3, BUCKET, partSize),
             new MultipartCompleteCommit(s3, BUCKET, partSize),
-            new AsBuiltCommit(s3, BUCKET, partSize, counter));
+            new AsBuiltCommit(s3, BUCKET, partSize, counter, server));
     S3CrashProbe crashes = new S3CrashProbe(s3, BUCKET, counter);
     List<String> table = new ArrayList<>();
     table.add(

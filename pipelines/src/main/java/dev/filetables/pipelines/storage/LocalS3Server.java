@@ -1,10 +1,13 @@
 package dev.filetables.pipelines.storage;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -13,6 +16,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 
 /**
@@ -39,6 +43,8 @@ public final class LocalS3Server implements AutoCloseable {
 
   /** S3's rules for bucket names, which also keep a name from leaving the data directory. */
   private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ServerProcess process;
   private final Path directory;
@@ -122,6 +128,34 @@ public final class LocalS3Server implements AutoCloseable {
           .stream()
           .map(MultipartUpload::key)
           .toList();
+    }
+  }
+
+  /**
+   * Completes the multipart upload that the marker {@code markerKey} of a pending file names
+   * (FileTables' S3 store writes one for each file created for publishing: JSON with {@code
+   * visibleKey}, {@code uploadId} and {@code parts}), leaving the marker: what a publish stopped
+   * between its completion and the marker's delete leaves, for tests and benchmarks of the replay.
+   */
+  public void completeLeavingMarker(String bucket, String markerKey) throws IOException {
+    try (S3Client client = client()) {
+      JsonNode marker =
+          JSON.readTree(
+              client.getObjectAsBytes(b -> b.bucket(bucket).key(markerKey)).asByteArray());
+      List<CompletedPart> parts = new ArrayList<>();
+      for (JsonNode part : marker.get("parts")) {
+        parts.add(
+            CompletedPart.builder()
+                .partNumber(part.get("number").asInt())
+                .eTag(part.get("etag").asText())
+                .build());
+      }
+      client.completeMultipartUpload(
+          b ->
+              b.bucket(bucket)
+                  .key(marker.get("visibleKey").asText())
+                  .uploadId(marker.get("uploadId").asText())
+                  .multipartUpload(m -> m.parts(parts)));
     }
   }
 
