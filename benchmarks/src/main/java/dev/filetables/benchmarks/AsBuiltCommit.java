@@ -21,17 +21,19 @@ import software.amazon.awssdk.services.s3.S3Client;
 final class AsBuiltCommit implements S3CommitProtocol {
   private final S3Client s3;
   private final String bucket;
-  private final int partSize;
   private final S3RequestCounter counter;
   private final LocalS3Server server;
+
+  /** (b), whose requests are the store's until the marker is written. */
+  private final MultipartCompleteCommit beforeMarker;
 
   AsBuiltCommit(
       S3Client s3, String bucket, int partSize, S3RequestCounter counter, LocalS3Server server) {
     this.s3 = s3;
     this.bucket = bucket;
-    this.partSize = partSize;
     this.counter = counter;
     this.server = server;
+    this.beforeMarker = new MultipartCompleteCommit(s3, bucket, partSize);
   }
 
   @Override
@@ -74,9 +76,7 @@ final class AsBuiltCommit implements S3CommitProtocol {
   /** What the store has sent when a crash stops it before the marker: an upload begun, a part. */
   @Override
   public boolean stageInterrupted(String finalKey, byte[] data) {
-    String uploadId = MultipartUploads.create(s3, bucket, finalKey);
-    MultipartUploads.uploadParts(s3, bucket, finalKey, uploadId, data, partSize, 1);
-    return true;
+    return beforeMarker.stageInterrupted(finalKey, data);
   }
 
   /** The publish stopped between CompleteMultipartUpload and the delete of the marker. */

@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * <p>Publishing never overwrites: it checks that the visible name is free and then renames
  * atomically. A POSIX rename would replace a file created between the check and the rename; that
  * race is excluded by construction, because part file names are unique per write (uuid), writer and
- * counter, so no other writer ever creates the same visible name.
+ * counter, so no other writer ever creates the same visible name. On S3, which has no rename, the
+ * move itself refuses an existing target (a pending upload completes with {@code If-None-Match: *};
+ * see {@link #createForPublish}).
  */
 @Internal
 public final class FileOps {

@@ -12,6 +12,7 @@ import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.files.store.Stores;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -199,6 +200,22 @@ class PendingUploadsTest {
     assertEquals(List.of(), openUploads(dir));
     assertFalse(Files.exists(dir.resolve("part-p5-0-0.json")));
     assertFalse(Files.exists(hidden));
+  }
+
+  @Test
+  void anUploadInterruptedAtCloseLeavesNothingOpen() throws Exception {
+    Path dir = dir("interrupted");
+    OutputStream out = FileOps.createForPublish(dir, ".part-p9-0-0.json.inprogress");
+    out.write(new byte[] {1});
+    Thread.currentThread().interrupt(); // a cancelled task
+    try {
+      assertThrows(InterruptedIOException.class, out::close);
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the task");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(List.of(), openUploads(dir));
+    assertFalse(Files.exists(dir.resolve(".part-p9-0-0.json.inprogress")));
   }
 
   @Test

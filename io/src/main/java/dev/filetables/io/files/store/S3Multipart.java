@@ -10,6 +10,7 @@ import java.util.List;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 
 /** The requests of one multipart upload of a spooled file to {@code bucket/key}. */
 final class S3Multipart {
@@ -102,14 +103,26 @@ final class S3Multipart {
   }
 
   /**
-   * Aborts after a failure of the upload, keeping the failure as the one thrown. Also when the
-   * failure is the thread's interrupt (a cancelled task): the abort is sent with the interrupt
+   * Aborts after a failure of the upload, keeping the failure as the one thrown; {@code uploadId}
+   * null when the failure was in CreateMultipartUpload itself, whose upload the server may have
+   * started without the answer arriving (an interrupt): then every open upload at the key is
+   * aborted, which is right only where no other upload at the key can be live. Also when the
+   * failure is the thread's interrupt (a cancelled task): the requests are sent with the interrupt
    * cleared and the interrupt restored after, or the upload would stay open with nothing naming it.
    */
   void abortAfter(String uploadId, Exception failure) {
     boolean interrupted = Thread.interrupted();
     try {
-      client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+      if (uploadId != null) {
+        client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+      } else {
+        for (MultipartUpload open :
+            client.listMultipartUploads(b -> b.bucket(bucket).prefix(key)).uploads()) {
+          if (open.key().equals(key)) {
+            client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(open.uploadId()));
+          }
+        }
+      }
     } catch (RuntimeException abort) {
       failure.addSuppressed(abort);
     } finally {

@@ -83,8 +83,11 @@ final class S3PendingUploads {
    */
   void begin(StorePath marker, StorePath visible, Path spool, long size) throws IOException {
     S3Multipart upload = multipart(visible);
-    String uploadId = upload.create();
+    String started = null;
     try {
+      // no marker names an upload at this key: any open one there is a failed attempt's
+      started = upload.create();
+      String uploadId = started;
       List<CompletedPart> sent =
           upload.uploadParts(uploadId, spool, size, S3Multipart.partSize(size, PART_SIZE));
       PendingUpload pending =
@@ -114,7 +117,7 @@ final class S3PendingUploads {
                                       Long.toString(size))),
                       RequestBody.fromBytes(body)));
     } catch (IOException | RuntimeException e) {
-      upload.abortAfter(uploadId, e);
+      upload.abortAfter(started, e);
       throw e;
     }
   }
