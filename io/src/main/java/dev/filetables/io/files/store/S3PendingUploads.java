@@ -78,14 +78,15 @@ final class S3PendingUploads {
 
   /**
    * Uploads the spooled file in parts to an upload at {@code visible}, then writes the marker at
-   * {@code marker}. A crash between the two leaves an open upload that no marker names (see {@link
+   * {@code marker}. A failure aborts the upload; without its id (the answer to the create was
+   * lost), every open upload at {@code visible}: the marker's name was free, so none is live. A
+   * crash between the two leaves an open upload that no marker names (see {@link
    * S3Store#abortOpenUploads}).
    */
   void begin(StorePath marker, StorePath visible, Path spool, long size) throws IOException {
     S3Multipart upload = multipart(visible);
     String started = null;
     try {
-      // no marker names an upload at this key: any open one there is a failed attempt's
       started = upload.create();
       String uploadId = started;
       List<CompletedPart> sent =
@@ -123,13 +124,12 @@ final class S3PendingUploads {
   }
 
   /**
-   * Publishes the marker {@code marker} (its HEAD {@code head}) at {@code target}: completes its
-   * upload, never over an existing object unless {@code replace}, then deletes the marker. A replay
-   * after a completed upload (the Complete answers 404 NoSuchUpload on S3, or 412 since the key
-   * exists) is recognised by the visible object's size, as Flink's S3 committer does.
+   * Publishes the marker {@code marker} at {@code target}: completes its upload, never over an
+   * existing object unless {@code replace}, then deletes the marker. A replay after a completed
+   * upload (the Complete answers 404 NoSuchUpload on S3, or 412 since the key exists) is recognised
+   * by the visible object's size, as Flink's S3 committer does.
    */
-  void publish(StorePath marker, HeadObjectResponse head, StorePath target, boolean replace)
-      throws IOException {
+  void publish(StorePath marker, StorePath target, boolean replace) throws IOException {
     PendingUpload pending = read(marker);
     if (!bucket(marker).equals(bucket(target)) || !pending.visibleKey().equals(target.key())) {
       throw new IOException(

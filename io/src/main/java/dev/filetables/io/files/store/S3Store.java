@@ -227,7 +227,7 @@ final class S3Store implements Store {
     HeadObjectResponse head =
         head(from).orElseThrow(() -> new NoSuchFileException(from.toString()));
     if (S3PendingUploads.visibleKeyOf(head).isPresent()) {
-      pending.publish(from, head, to, replace);
+      pending.publish(from, to, replace);
       return;
     }
     if (!replace && head(to).isPresent()) {
