@@ -11,12 +11,14 @@ import dev.filetables.pipelines.orders.Orders;
 import dev.filetables.pipelines.storage.StorageServers;
 import dev.filetables.tests.stores.StoreViews;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
+import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.sink.compact.CompactionFailpoints;
 import dev.filetables.transforms.sink.streaming.SinkFailpoints;
 import dev.filetables.transforms.sink.streaming.SinkFailpoints.Point;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,6 +76,9 @@ class ExactlyOnceUnderFailuresTest {
           if (point != CompactionFailpoints.Point.AFTER_RENAME) {
             return;
           }
+          if (!file.contains("orders_json") && !file.contains("orders_parquet")) {
+            return; // the crash after a rename is planned for these two tables
+          }
           EmitLog log = StreamingScenarios.runningLog;
           boolean emitting = log != null && log.emissions() < ROWS * 8 / 10;
           String table = file.contains("orders_json") ? "json" : "parquet";
@@ -102,9 +107,11 @@ class ExactlyOnceUnderFailuresTest {
   }
 
   /**
-   * The same with the JSON table on the real S3 server (publishing by server-side copy, no rename)
-   * and the Parquet table on the real HDFS (the NameNode's rename), in one job; the tables are
-   * checked after the job from the files the stores hold.
+   * The same with the JSON table on the real S3 server (files published by completing their
+   * multipart upload, no rename) and the Parquet table on the real HDFS (the NameNode's rename), in
+   * one job, and a third, auto-compacted JSON table on S3, whose rolled files are plain hidden
+   * objects read by the merge and whose merged files are multipart uploads; the tables are checked
+   * after the job from the files the stores hold, and no upload may be left open.
    */
   @Test
   void visibleRowsAreExactlyTheInputOnS3AndHdfs(TestInfo test) throws Exception {
@@ -117,6 +124,7 @@ class ExactlyOnceUnderFailuresTest {
         FailureSeeds.random(test),
         onS3,
         onHdfs,
+        List.of(StreamingTables.compacted(onS3, "orders_compacted", "json", Map.of())),
         options -> {
           options.as(AwsOptions.class).setEndpoint(servers.s3().endpoint());
           options.as(AwsOptions.class).setAwsRegion(Region.of(servers.s3().region()));
@@ -134,17 +142,24 @@ class ExactlyOnceUnderFailuresTest {
   }
 
   private void visibleRowsAreExactlyTheInput(long seed) throws Exception {
-    visibleRowsAreExactlyTheInput(seed, dir, dir, options -> {});
+    visibleRowsAreExactlyTheInput(seed, dir, dir, List.of(), options -> {});
   }
 
   private void visibleRowsAreExactlyTheInput(
-      long seed, Path jsonDir, Path parquetDir, Consumer<FlinkPipelineOptions> tune)
+      long seed,
+      Path jsonDir,
+      Path parquetDir,
+      List<SinkUnderTest> moreTables,
+      Consumer<FlinkPipelineOptions> tune)
       throws Exception {
+    List<SinkUnderTest> tables =
+        new ArrayList<>(StreamingTables.jsonAndParquet(jsonDir, parquetDir));
+    tables.addAll(moreTables);
     StreamingScenarios.slowFrom72PercentUntil(() -> renameCrashes.size() == 2);
     FailureOutcome outcome =
         StreamingScenarios.runWithFailures(
             dir,
-            StreamingTables.jsonAndParquet(jsonDir, parquetDir),
+            tables,
             ORDERS,
             ROWS,
             ROWS_PER_SECOND,
