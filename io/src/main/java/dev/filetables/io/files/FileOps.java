@@ -50,7 +50,22 @@ public final class FileOps {
    * must never share an in-progress name. The stream is unbuffered.
    */
   public static OutputStream createHidden(Path dir, String hiddenName) throws IOException {
-    return create(dir, hiddenName, false);
+    return create(dir, hiddenName, false, false);
+  }
+
+  /**
+   * Like {@link #createHidden}, but replaces a file of that name: for hidden files whose names a
+   * replay after a restore writes again (segments, combined segments). On a local disk the old file
+   * is deleted first, so that a failed attempt still writing it keeps its own, unlinked file; on
+   * HDFS and S3 the create replaces it (S3: the new object appears whole at close, and no request
+   * checks for the old one).
+   */
+  public static OutputStream replaceHidden(Path dir, String hiddenName) throws IOException {
+    if (!Stores.isStore(dir)) {
+      deleteQuietly(dir.resolve(hiddenName));
+      return createHidden(dir, hiddenName);
+    }
+    return create(dir, hiddenName, false, true);
   }
 
   /**
@@ -63,11 +78,11 @@ public final class FileOps {
    * inputs).
    */
   public static OutputStream createForPublish(Path dir, String hiddenName) throws IOException {
-    return create(dir, hiddenName, true);
+    return create(dir, hiddenName, true, false);
   }
 
-  private static OutputStream create(Path dir, String hiddenName, boolean forPublish)
-      throws IOException {
+  private static OutputStream create(
+      Path dir, String hiddenName, boolean forPublish, boolean replace) throws IOException {
     if (!hiddenName.startsWith(".") || hiddenName.indexOf('/') >= 0 || hiddenName.length() < 2) {
       throw new IllegalArgumentException(
           "An in-progress file name must be a single name starting with '.', was '"
@@ -76,7 +91,13 @@ public final class FileOps {
     }
     Path file = dir.resolve(hiddenName);
     List<OpenOption> options =
-        new ArrayList<>(List.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+        new ArrayList<>(
+            replace
+                ? List.of(
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE)
+                : List.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
     if (forPublish && Stores.isStore(file)) {
       options.add(new PublishedAt(visibleOf(file)));
     }
@@ -233,6 +254,32 @@ public final class FileOps {
     } catch (IOException | RuntimeException e) {
       LOG.warn("Could not delete {}: {}", path, e.toString());
       return false;
+    }
+  }
+
+  /**
+   * Deletes hidden files written by {@link #createHidden} or {@link #replaceHidden} (never by
+   * {@link #createForPublish}) like {@link #deleteQuietly}, as a batch where the store has one (S3:
+   * one request per 1000 files instead of two per file).
+   */
+  public static void deleteHiddenQuietly(List<Path> files) {
+    if (files.isEmpty()) {
+      return;
+    }
+    Path first = files.get(0);
+    boolean oneStore =
+        Stores.isStore(first)
+            && files.stream()
+                .allMatch(
+                    f -> Stores.isStore(f) && f.getFileSystem().equals(first.getFileSystem()));
+    if (!oneStore) {
+      files.forEach(FileOps::deleteQuietly);
+      return;
+    }
+    try {
+      Stores.deleteFiles(files);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not delete {} files such as {}: {}", files.size(), first, e.toString());
     }
   }
 

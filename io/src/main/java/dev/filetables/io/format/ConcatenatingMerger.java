@@ -1,8 +1,9 @@
 package dev.filetables.io.format;
 
+import dev.filetables.io.files.FilesInOrder;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.beam.sdk.annotations.Internal;
@@ -21,9 +22,12 @@ public final class ConcatenatingMerger implements FileMerger {
 
   @Override
   public void merge(List<Path> inputs, OutputStream out) throws IOException {
-    try (OutputStream target = out) {
-      for (Path input : inputs) {
-        Files.copy(input, target);
+    try (OutputStream target = out;
+        FilesInOrder files = new FilesInOrder(inputs)) {
+      while (files.hasNext()) {
+        try (InputStream in = files.next()) {
+          in.transferTo(target);
+        }
       }
     }
   }

@@ -110,6 +110,10 @@ class PendingUploadsTest {
             && unreadable.getMessage().contains("after its publish")
             && !unreadable.getMessage().contains("\n"),
         unreadable.getMessage());
+    // a whole-file read is one GET without a HEAD: it must refuse the marker by the GET's metadata
+    IOException unstreamable =
+        assertThrows(IOException.class, () -> Files.newInputStream(hidden).close());
+    assertEquals(unreadable.getMessage(), unstreamable.getMessage());
 
     assertEquals(visible, FileOps.publish(hidden));
     assertArrayEquals(content, Files.readAllBytes(visible));

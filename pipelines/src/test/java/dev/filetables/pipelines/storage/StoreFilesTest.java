@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.FileOps;
+import dev.filetables.io.files.FilesInOrder;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.files.store.Stores;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -144,5 +147,92 @@ class StoreFilesTest {
         () ->
             FileOps.writeWhole(
                 dir.resolve("_SUCCESS"), dir.resolve("._SUCCESS.tmp"), new byte[] {3}, false));
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aReplacedHiddenFileHoldsTheNewBytes(String store) throws Exception {
+    Path dir = root(store, "replace");
+    String name = ".part-r-0-0.json.seg-0.inprogress";
+    try (OutputStream out = FileOps.replaceHidden(dir, name)) {
+      out.write("first attempt, longer\n".getBytes(StandardCharsets.UTF_8));
+    }
+    try (OutputStream out = FileOps.replaceHidden(dir, name)) {
+      out.write("replay\n".getBytes(StandardCharsets.UTF_8));
+    }
+    assertEquals("replay\n", Files.readString(dir.resolve(name)));
+    assertThrows(
+        FileAlreadyExistsException.class,
+        () -> FileOps.createHidden(dir, name).close(),
+        "createHidden still refuses a taken name");
+  }
+
+  /**
+   * S3 deletes in requests of at most 1000 keys: 1,001 files take two, with missing ones mixed in.
+   */
+  @ParameterizedTest
+  @MethodSource("stores")
+  void hiddenFilesAreDeletedInBatchesAndMissingOnesAreNoError(String store) throws Exception {
+    Path dir = root(store, "batch-delete");
+    int count = store.equals("s3") ? 1_001 : 5;
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      files.add(dir.resolve(".part-d-0-" + i + ".json.seg-0.inprogress"));
+    }
+    files.parallelStream()
+        .forEach(
+            file -> {
+              try (OutputStream out = FileOps.replaceHidden(dir, file.getFileName().toString())) {
+                out.write('x');
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+    Path kept = dir.resolve("part-d-0-0.json");
+    Files.write(kept, new byte[] {1});
+    List<Path> toDelete = new ArrayList<>(files);
+    toDelete.add(dir.resolve(".part-d-0-missing.json.seg-0.inprogress"));
+    FileOps.deleteHiddenQuietly(toDelete);
+    assertEquals(List.of(kept), Files.list(dir).toList());
+  }
+
+  /**
+   * A merge's inputs are opened ahead on stores: every file comes in order, a missing one fails at
+   * its turn with the JDK's exception, and closing early leaves nothing open that matters.
+   */
+  @ParameterizedTest
+  @MethodSource("stores")
+  void filesInOrderReadsEveryFileInOrderAndFailsAtAMissingOne(String store) throws Exception {
+    Path dir = root(store, "in-order");
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < 9; i++) {
+      Path file = dir.resolve("f" + i);
+      Files.createDirectories(dir);
+      Files.writeString(file, "file " + i + "\n");
+      files.add(file);
+    }
+    StringBuilder read = new StringBuilder();
+    try (FilesInOrder inOrder = new FilesInOrder(files)) {
+      while (inOrder.hasNext()) {
+        try (var in = inOrder.next()) {
+          read.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    StringBuilder expected = new StringBuilder();
+    for (int i = 0; i < 9; i++) {
+      expected.append("file ").append(i).append('\n');
+    }
+    assertEquals(expected.toString(), read.toString());
+
+    List<Path> withGap = new ArrayList<>(files.subList(0, 2));
+    withGap.add(dir.resolve("missing"));
+    withGap.addAll(files.subList(2, 9));
+    try (FilesInOrder inOrder = new FilesInOrder(withGap)) {
+      inOrder.next().close();
+      inOrder.next().close();
+      NoSuchFileException missing = assertThrows(NoSuchFileException.class, inOrder::next);
+      assertTrue(missing.getMessage().endsWith("missing"), missing.getMessage());
+    }
   }
 }

@@ -66,7 +66,12 @@ final class S3PendingUploads {
    * travels in HTTP headers, which take ASCII only: the key is stored URL-encoded.
    */
   static Optional<String> visibleKeyOf(HeadObjectResponse head) {
-    return Optional.ofNullable(head.metadata().get(VISIBLE_KEY))
+    return visibleKeyOf(head.metadata());
+  }
+
+  /** {@link #visibleKeyOf(HeadObjectResponse)} from an object's metadata (a GET's too). */
+  static Optional<String> visibleKeyOf(Map<String, String> metadata) {
+    return Optional.ofNullable(metadata.get(VISIBLE_KEY))
         .map(key -> URLDecoder.decode(key, StandardCharsets.UTF_8));
   }
 
@@ -219,11 +224,11 @@ final class S3PendingUploads {
   }
 
   /** The one-line failure of reading a marker. */
-  static IOException unreadable(StorePath marker, HeadObjectResponse head) {
+  static IOException unreadable(StorePath marker, String visibleKey) {
     return new IOException(
         marker
             + " is a pending upload to "
-            + visibleKeyOf(head).orElseThrow()
+            + visibleKey
             + ", readable only at its visible name after its publish");
   }
 

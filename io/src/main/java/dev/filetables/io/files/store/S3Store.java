@@ -1,6 +1,7 @@
 package dev.filetables.io.files.store;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryNotEmptyException;
@@ -9,18 +10,25 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -39,6 +47,9 @@ final class S3Store implements Store {
   static final long SINGLE_PUT_LIMIT = 5L << 30;
 
   private static final long LARGE_PART_SIZE = 256L << 20;
+
+  /** S3's limit on the keys of one DeleteObjects request. */
+  private static final int MAX_KEYS_PER_DELETE = 1000;
 
   private final Supplier<S3Client> client;
   private final S3PendingUploads pending;
@@ -61,19 +72,7 @@ final class S3Store implements Store {
                 head.get().lastModified().toEpochMilli()));
       }
     }
-    ListObjectsV2Response page =
-        call(
-            path,
-            () ->
-                client
-                    .get()
-                    .listObjectsV2(
-                        ListObjectsV2Request.builder()
-                            .bucket(bucket(path))
-                            .prefix(prefix(path))
-                            .maxKeys(1)
-                            .build()));
-    return page.keyCount() > 0 || key.isEmpty()
+    return key.isEmpty() || hasKeysBelow(path)
         ? Optional.of(StoreEntry.directory(path, 0))
         : Optional.empty();
   }
@@ -119,10 +118,25 @@ final class S3Store implements Store {
   public SeekableByteChannel openForRead(StorePath file) throws IOException {
     HeadObjectResponse head =
         head(file).orElseThrow(() -> new NoSuchFileException(file.toString()));
-    if (S3PendingUploads.visibleKeyOf(head).isPresent()) {
-      throw S3PendingUploads.unreadable(file, head);
+    Optional<String> pendingAt = S3PendingUploads.visibleKeyOf(head);
+    if (pendingAt.isPresent()) {
+      throw S3PendingUploads.unreadable(file, pendingAt.get());
     }
     return new S3ReadChannel(client.get(), file, bucket(file), file.key(), head.contentLength());
+  }
+
+  /** One GET: a HEAD first would double the requests of every whole-file read (segments, CSV). */
+  @Override
+  public InputStream openStream(StorePath file) throws IOException {
+    ResponseInputStream<GetObjectResponse> stream =
+        call(file, () -> client.get().getObject(b -> b.bucket(bucket(file)).key(file.key())));
+    Optional<String> pendingAt = S3PendingUploads.visibleKeyOf(stream.response().metadata());
+    if (pendingAt.isPresent()) {
+      stream.abort();
+      stream.close();
+      throw S3PendingUploads.unreadable(file, pendingAt.get());
+    }
+    return stream;
   }
 
   @Override
@@ -196,11 +210,68 @@ final class S3Store implements Store {
       }
       return true;
     }
-    Optional<StoreEntry> dir = stat(path);
-    if (dir.isPresent()) {
+    if (hasKeysBelow(path)) {
       throw new DirectoryNotEmptyException(path.toString());
     }
     return false;
+  }
+
+  /** Whether a key lies below {@code path} (a directory that exists): one listing of one key. */
+  private boolean hasKeysBelow(StorePath path) throws IOException {
+    ListObjectsV2Response page =
+        call(
+            path,
+            () ->
+                client
+                    .get()
+                    .listObjectsV2(
+                        ListObjectsV2Request.builder()
+                            .bucket(bucket(path))
+                            .prefix(prefix(path))
+                            .maxKeys(1)
+                            .build()));
+    return page.keyCount() > 0;
+  }
+
+  @Override
+  public void deleteFiles(List<StorePath> files) throws IOException {
+    Map<String, List<StorePath>> byBucket = new LinkedHashMap<>();
+    for (StorePath file : files) {
+      byBucket.computeIfAbsent(bucket(file), b -> new ArrayList<>()).add(file);
+    }
+    for (Map.Entry<String, List<StorePath>> bucket : byBucket.entrySet()) {
+      List<StorePath> all = bucket.getValue();
+      for (int from = 0; from < all.size(); from += MAX_KEYS_PER_DELETE) {
+        List<StorePath> chunk = all.subList(from, Math.min(all.size(), from + MAX_KEYS_PER_DELETE));
+        List<ObjectIdentifier> keys = new ArrayList<>(chunk.size());
+        chunk.forEach(file -> keys.add(ObjectIdentifier.builder().key(file.key()).build()));
+        DeleteObjectsResponse response =
+            call(
+                chunk.get(0),
+                () ->
+                    client
+                        .get()
+                        .deleteObjects(
+                            b ->
+                                b.bucket(bucket.getKey())
+                                    .delete(d -> d.objects(keys).quiet(true))));
+        if (!response.errors().isEmpty()) {
+          S3Error error = response.errors().get(0);
+          throw new IOException(
+              "Cannot delete s3://"
+                  + bucket.getKey()
+                  + "/"
+                  + error.key()
+                  + ": "
+                  + error.code()
+                  + " "
+                  + error.message()
+                  + (response.errors().size() > 1
+                      ? " (and " + (response.errors().size() - 1) + " more)"
+                      : ""));
+        }
+      }
+    }
   }
 
   @Override

@@ -1,7 +1,9 @@
 package dev.filetables.io.files.store;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +33,14 @@ interface Store {
   SeekableByteChannel openForRead(StorePath file) throws IOException;
 
   /**
+   * Reads a file from its start to its end, as few requests as the store allows (S3: one GET, no
+   * HEAD); {@code NoSuchFileException} if it does not exist.
+   */
+  default InputStream openStream(StorePath file) throws IOException {
+    return Channels.newInputStream(openForRead(file));
+  }
+
+  /**
    * Creates (or replaces, unless {@code failIfExists}) a file. On S3 the object appears whole when
    * the stream is closed; on HDFS the file is listed (with a growing length) while it is written.
    */
@@ -53,6 +63,17 @@ interface Store {
    * DirectoryNotEmptyException} for a directory with entries.
    */
   boolean delete(StorePath path) throws IOException;
+
+  /**
+   * Deletes plain files (written by {@link #create}, never {@link #createForPublish}: deleting a
+   * marker this way would leave its upload open); a missing file is no error. S3: one request per
+   * 1000 files instead of a HEAD and a DELETE each.
+   */
+  default void deleteFiles(List<StorePath> files) throws IOException {
+    for (StorePath file : files) {
+      delete(file);
+    }
+  }
 
   /** Copies a file within the store (server-side where the store can), replacing the target. */
   void copy(StorePath from, StorePath to) throws IOException;

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessMode;
@@ -95,7 +94,7 @@ final class StoreFileSystemProvider extends FileSystemProvider {
 
   @Override
   public InputStream newInputStream(Path path, OpenOption... options) throws IOException {
-    return Channels.newInputStream(store().openForRead(cast(path)));
+    return store().openStream(cast(path));
   }
 
   @Override

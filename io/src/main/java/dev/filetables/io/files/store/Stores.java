@@ -3,6 +3,7 @@ package dev.filetables.io.files.store;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -102,6 +103,21 @@ public final class Stores {
     }
     StorePath store = (StorePath) dir;
     return store.getFileSystem().store().abortOpenUploads(store.toAbsolutePath(), hiddenName);
+  }
+
+  /**
+   * Deletes plain files of one store (written by a create, never pending uploads, see {@link
+   * PublishedAt}); missing ones are no error. On S3 one request per 1000 files.
+   */
+  public static void deleteFiles(List<Path> files) throws IOException {
+    if (files.isEmpty()) {
+      return;
+    }
+    List<StorePath> paths = new ArrayList<>(files.size());
+    for (Path file : files) {
+      paths.add(((StorePath) file).toAbsolutePath());
+    }
+    paths.get(0).getFileSystem().store().deleteFiles(paths);
   }
 
   /** A listed entry: its path and its attributes as of the listing. */
