@@ -365,19 +365,22 @@ public final class PartitionCompactor {
       return 0;
     }
     String prefix = name.substring(0, name.length() - IN_PROGRESS.length()) + ".";
+    List<Path> derived = new ArrayList<>();
     int deleted = 0;
     try (Stream<Path> entries = Files.list(hiddenPart.getParent())) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
         String other = entry.getFileName().toString();
-        if (other.startsWith(prefix)
-            && other.endsWith(IN_PROGRESS)
-            && FileOps.deleteQuietly(entry)) {
-          deleted++;
+        if (other.equals(name)) {
+          // the part file itself (a pending upload on S3): a delete of its own aborts the upload
+          deleted += FileOps.deleteQuietly(entry) ? 1 : 0;
+        } else if (other.startsWith(prefix) && other.endsWith(IN_PROGRESS)) {
+          derived.add(entry); // segments: plain files, deleted in one batch where the store can
         }
       }
     } catch (NoSuchFileException e) {
       // the directory is gone: nothing derived is left
     }
-    return deleted;
+    FileOps.deleteHiddenQuietly(derived);
+    return deleted + derived.size();
   }
 }

@@ -6,6 +6,7 @@ import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.io.format.RowWriter;
+import dev.filetables.io.format.internal.CountingOutputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -84,8 +85,9 @@ public final class SegmentFiles {
   static long writeRows(FileFormat format, Schema schema, Path dir, String name, Iterable<Row> rows)
       throws IOException {
     Path file = dir.resolve(name);
-    FileOps.deleteQuietly(file); // a replay after a restore writes the same name again
-    OutputStream out = new BufferedOutputStream(FileOps.createHidden(dir, name), BUFFER_BYTES);
+    // a replay after a restore writes the same name again
+    CountingOutputStream stored = new CountingOutputStream(FileOps.replaceHidden(dir, name));
+    OutputStream out = new BufferedOutputStream(stored, BUFFER_BYTES);
     try (RowWriter writer = format.createWriter(out, schema)) {
       for (Row row : rows) {
         writer.write(row);
@@ -94,7 +96,7 @@ public final class SegmentFiles {
       FileOps.deleteQuietly(file);
       throw e;
     }
-    return Files.size(file);
+    return stored.count();
   }
 
   /**
@@ -123,26 +125,31 @@ public final class SegmentFiles {
       throws IOException {
     List<Path> inputs = new ArrayList<>(names.size());
     for (String name : names) {
-      Path input = dir.resolve(name);
-      if (!Files.exists(input)) {
-        throw new IOException(
-            "Segment file "
-                + input
-                + " of an open part file is missing (deleted while the write ran?)");
-      }
-      inputs.add(input);
+      inputs.add(dir.resolve(name));
     }
     Path file = dir.resolve(target);
-    FileOps.deleteQuietly(file); // also aborts a failed attempt's pending upload
-    OutputStream out =
-        forPublish ? FileOps.createForPublish(dir, target) : FileOps.createHidden(dir, target);
+    CountingOutputStream out;
+    if (forPublish) {
+      FileOps.deleteQuietly(file); // also aborts a failed attempt's pending upload
+      out = new CountingOutputStream(FileOps.createForPublish(dir, target));
+    } else {
+      out = new CountingOutputStream(FileOps.replaceHidden(dir, target));
+    }
     try {
       merger.merge(inputs, out);
+    } catch (NoSuchFileException e) {
+      FileOps.deleteQuietly(file);
+      // no existence check before: on S3 it would cost a request per input
+      throw new IOException(
+          "Segment file "
+              + e.getFile()
+              + " of an open part file is missing (deleted while the write ran?)",
+          e);
     } catch (IOException | RuntimeException e) {
       FileOps.deleteQuietly(file);
       throw e;
     }
-    return Files.size(file);
+    return out.count();
   }
 
   /**
@@ -200,17 +207,18 @@ public final class SegmentFiles {
    */
   public static int deleteSegments(Path dir, String partName) throws IOException {
     String prefix = segmentPrefix(partName);
-    int deleted = 0;
+    List<Path> segments = new ArrayList<>();
     try (Stream<Path> entries = Files.list(dir)) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
         String name = entry.getFileName().toString();
-        if (name.startsWith(prefix) && name.endsWith(IN_PROGRESS) && FileOps.deleteQuietly(entry)) {
-          deleted++;
+        if (name.startsWith(prefix) && name.endsWith(IN_PROGRESS)) {
+          segments.add(entry);
         }
       }
     } catch (NoSuchFileException e) {
       // nothing left
     }
-    return deleted;
+    FileOps.deleteHiddenQuietly(segments); // segments are plain files, never pending uploads
+    return segments.size();
   }
 }

@@ -3,6 +3,7 @@ package dev.filetables.transforms.sink.segment;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.RowWriter;
+import dev.filetables.io.format.internal.CountingOutputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,33 +19,35 @@ import org.apache.beam.sdk.values.Row;
  * stream buffer (plus, for a Parquet {@link SegmentKind#FORMAT} segment, the pages of its row
  * group).
  *
- * <p>Opening replaces a file of the same name: after a restore the replayed rows rewrite the
- * segment the failed attempt wrote under that name.
+ * <p>Opening replaces a file of the same name ({@link FileOps#replaceHidden}): after a restore the
+ * replayed rows rewrite the segment the failed attempt wrote under that name.
  */
 @Internal
 public abstract class SegmentWriter implements AutoCloseable {
   static final int BUFFER_BYTES = 64 * 1024;
 
   private final Path file;
+  private final CountingOutputStream stored;
 
-  private SegmentWriter(Path file) {
+  private SegmentWriter(Path file, CountingOutputStream stored) {
     this.file = file;
+    this.stored = stored;
   }
 
   /** Opens segment {@code name} in {@code dir} (replacing one of that name) for {@code kind}. */
   public static SegmentWriter open(
       SegmentKind kind, FileFormat format, Schema schema, Path dir, String name)
       throws IOException {
-    FileOps.deleteQuietly(dir.resolve(name)); // rewritten by a replay after a restore
-    OutputStream file = FileOps.createHidden(dir, name);
+    // rewritten by a replay after a restore
+    CountingOutputStream file = new CountingOutputStream(FileOps.replaceHidden(dir, name));
     OutputStream out =
         kind == SegmentKind.SPILL
             ? new SpillStreams.Output(file, BUFFER_BYTES)
             : new BufferedOutputStream(file, BUFFER_BYTES);
     try {
       return kind == SegmentKind.SPILL
-          ? new Spill(dir.resolve(name), (SpillStreams.Output) out, FileRowCoder.of(schema))
-          : new Formatted(dir.resolve(name), format.createWriter(out, schema));
+          ? new Spill(dir.resolve(name), file, (SpillStreams.Output) out, FileRowCoder.of(schema))
+          : new Formatted(dir.resolve(name), file, format.createWriter(out, schema));
     } catch (IOException | RuntimeException e) {
       out.close();
       FileOps.deleteQuietly(dir.resolve(name));
@@ -74,6 +77,14 @@ public abstract class SegmentWriter implements AutoCloseable {
   /** Bytes of the segment so far (an estimate for Parquet, whose pages are written at close). */
   public abstract long bytes();
 
+  /**
+   * The size of the complete segment file, after {@link #close}: what the writer knows, so that no
+   * one asks the store (a HEAD per segment on S3).
+   */
+  public long storedBytes() {
+    return stored.count();
+  }
+
   /** Completes the segment on disk. */
   @Override
   public abstract void close() throws IOException;
@@ -92,8 +103,8 @@ public abstract class SegmentWriter implements AutoCloseable {
   private static final class Formatted extends SegmentWriter {
     private final RowWriter writer;
 
-    Formatted(Path file, RowWriter writer) {
-      super(file);
+    Formatted(Path file, CountingOutputStream stored, RowWriter writer) {
+      super(file, stored);
       this.writer = writer;
     }
 
@@ -118,8 +129,8 @@ public abstract class SegmentWriter implements AutoCloseable {
     private final SpillStreams.Output out;
     private final Coder<Row> coder;
 
-    Spill(Path file, SpillStreams.Output out, Coder<Row> coder) {
-      super(file);
+    Spill(Path file, CountingOutputStream stored, SpillStreams.Output out, Coder<Row> coder) {
+      super(file, stored);
       this.out = out;
       this.coder = coder;
     }

@@ -1,11 +1,11 @@
 package dev.filetables.transforms.sink.segment;
 
+import dev.filetables.io.files.FilesInOrder;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.io.format.RowWriter;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.beam.sdk.annotations.Internal;
@@ -33,10 +33,11 @@ public final class SpillMerger implements FileMerger {
   @Override
   public void merge(List<Path> inputs, OutputStream out) throws IOException {
     Coder<Row> coder = FileRowCoder.of(fileSchema);
-    try (RowWriter writer = format.createWriter(out, fileSchema)) {
-      for (Path input : inputs) {
+    try (RowWriter writer = format.createWriter(out, fileSchema);
+        FilesInOrder files = new FilesInOrder(inputs)) {
+      while (files.hasNext()) {
         try (SpillStreams.Input in =
-            new SpillStreams.Input(Files.newInputStream(input), SegmentWriter.BUFFER_BYTES)) {
+            new SpillStreams.Input(files.next(), SegmentWriter.BUFFER_BYTES)) {
           while (in.hasMore()) {
             Row row = coder.decode(in);
             writer.write(row);

@@ -97,6 +97,9 @@ final class BundleSegments {
   /** Combines segment files of an open file into one segment file of the same kind. */
   private final FileMerger combining;
 
+  /** The sizes of the segments completed here, for the next segment's begin and the roll. */
+  private final SegmentSizes sizes;
+
   /**
    * The runner restores state (Flink): segment files replaced by a combined one are deleted only
    * once a completed checkpoint holds the state without them (a bundle finalizer), not at once.
@@ -122,6 +125,7 @@ final class BundleSegments {
       PartFiles files,
       SegmentCombiner combiner,
       FileMerger combining,
+      SegmentSizes sizes,
       boolean restoresState) {
     this.kind = kind;
     this.format = format;
@@ -129,6 +133,7 @@ final class BundleSegments {
     this.files = files;
     this.combiner = combiner;
     this.combining = combining;
+    this.sizes = sizes;
     this.restoresState = restoresState;
   }
 
@@ -172,8 +177,7 @@ final class BundleSegments {
     }
     Path dir = files.directory(file.partitionPath);
     // the latest segment is a file of its own until the next one begins: combines come after this
-    long previousBytes =
-        file.segments == 0 ? 0 : SegmentFiles.segmentSize(dir, file.name, file.segments - 1);
+    long previousBytes = file.segments == 0 ? 0 : sizes.take(dir, file.name, file.segments - 1);
     combineSegments(dir, file, finalizer);
     int n = file.beginSegment(previousBytes);
     SegmentWriter writer =
@@ -203,7 +207,9 @@ final class BundleSegments {
     SinkFailpoints.reached(SinkFailpoints.Point.COMBINE_WRITTEN, combinedInElement);
     file.combinedFrom(from);
     if (!restoresState) {
-      inputs.forEach(name -> FileOps.deleteQuietly(dir.resolve(name)));
+      List<Path> replaced = new ArrayList<>();
+      inputs.forEach(name -> replaced.add(dir.resolve(name)));
+      FileOps.deleteHiddenQuietly(replaced);
       return;
     }
     if (replacedInBundle == null) {
@@ -216,7 +222,7 @@ final class BundleSegments {
               SinkFailpoints.reached(
                   SinkFailpoints.Point.COMBINE_DELETING, replaced.get(0).toString());
             }
-            replaced.forEach(FileOps::deleteQuietly);
+            FileOps.deleteHiddenQuietly(replaced);
           });
     }
     List<Path> replaced = replacedInBundle;
@@ -247,7 +253,12 @@ final class BundleSegments {
     OpenSegment segment = open.remove(key);
     if (segment != null) {
       segment.writer.close();
+      completed(segment);
     }
+  }
+
+  private void completed(OpenSegment segment) {
+    sizes.completed(segment.writer.file(), segment.writer.storedBytes());
   }
 
   /**
@@ -273,6 +284,7 @@ final class BundleSegments {
       }
       try {
         segment.writer.close();
+        completed(segment);
       } catch (IOException e) {
         failure = addFailure(failure, segment, e);
       }
@@ -280,6 +292,7 @@ final class BundleSegments {
     for (int i = 0; i < closing.size(); i++) {
       try {
         closing.get(i).get();
+        completed(segments.get(i));
       } catch (ExecutionException e) {
         IOException cause =
             e.getCause() instanceof IOException
@@ -304,6 +317,7 @@ final class BundleSegments {
   void abortAll() {
     open.values().forEach(segment -> segment.writer.abort());
     open.clear();
+    sizes.forgetAll();
   }
 
   /** A segment open in the current bundle and the open file (as in state) it belongs to. */

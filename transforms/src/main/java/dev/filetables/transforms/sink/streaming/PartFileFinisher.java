@@ -41,6 +41,7 @@ final class PartFileFinisher {
   private final long fileSize;
 
   private final LeftoverFiles leftovers;
+  private final SegmentSizes sizes;
 
   /**
    * Whether closed files are published without being read first (no auto-compaction, whose merge
@@ -57,12 +58,14 @@ final class PartFileFinisher {
       FileMerger merger,
       long fileSize,
       LeftoverFiles leftovers,
+      SegmentSizes sizes,
       boolean publishedUnread) {
     this.files = files;
     this.kind = kind;
     this.merger = merger;
     this.fileSize = fileSize;
     this.leftovers = leftovers;
+    this.sizes = sizes;
     this.publishedUnread = publishedUnread;
   }
 
@@ -122,10 +125,12 @@ final class PartFileFinisher {
             ? SegmentFiles.mergeForPublish(merger, dir, file.segmentFiles(), target)
             : SegmentFiles.merge(merger, dir, file.segmentFiles(), target);
     if (kind == SegmentKind.SPILL) {
-      long spilled = file.closedBytes + SegmentFiles.segmentSize(dir, file.name, file.segments - 1);
+      long spilled = file.closedBytes + sizes.take(dir, file.name, file.segments - 1);
       if (spilled > 0) {
         spillRatio = (double) size / spilled;
       }
+    } else if (file.segments > 0) {
+      sizes.forget(dir, file.name, file.segments - 1);
     }
     return WrittenFile.of(
         file.partitionPath,

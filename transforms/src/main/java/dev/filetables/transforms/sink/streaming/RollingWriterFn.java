@@ -174,9 +174,10 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
             : FileMergers.of(format, fileSchema);
     // spill segments are rows one after the other: their bytes join as they are
     FileMerger combining = segmentKind == SegmentKind.SPILL ? ConcatenatingMerger.INSTANCE : merger;
+    SegmentSizes sizes = new SegmentSizes();
     segments =
         new BundleSegments(
-            segmentKind, format, fileSchema, files, combiner, combining, restoresState);
+            segmentKind, format, fileSchema, files, combiner, combining, sizes, restoresState);
     schedule = new RollSchedule(policy, commitInterval, files.writeUuid());
     leftovers = new LeftoverFiles(files);
     // auto-compaction reads the closed files it merges; without it they are published unread
@@ -187,6 +188,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
             merger,
             policy.fileSize(),
             leftovers,
+            sizes,
             !table.options().autoCompaction());
     closesAtBundleEnd = new ClosesAtBundleEnd();
     rowCoder = FileRowCoder.of(fileSchema);
