@@ -1,8 +1,13 @@
 package dev.filetables.benchmarks;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -15,14 +20,59 @@ import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
  * {@link #snapshot} and {@link Counts#minus} attribute them to the steps of a benchmark.
  */
 final class S3RequestCounter implements ExecutionInterceptor {
+  /** Frames of FileTables code (outside the stores and benchmarks) that name a request's caller. */
+  private static final int CALLER_FRAMES = 5;
+
   private final Map<String, Long> requests = new LinkedHashMap<>();
+  private final Map<String, Long> callers = new HashMap<>();
+  private final Set<Thread> ignored = new HashSet<>();
   private long bodyBytes;
+  private boolean traceCallers;
 
   @Override
   public synchronized void beforeTransmission(
       Context.BeforeTransmission context, ExecutionAttributes attributes) {
-    requests.merge(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME), 1L, Long::sum);
+    if (ignored.contains(Thread.currentThread())) {
+      return;
+    }
+    String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+    requests.merge(operation, 1L, Long::sum);
     bodyBytes += context.requestBody().flatMap(b -> b.optionalContentLength()).orElse(0L);
+    if (traceCallers) {
+      callers.merge(operation + " < " + caller(), 1L, Long::sum);
+    }
+  }
+
+  /** The FileTables methods that sent the current request, innermost first. */
+  private static String caller() {
+    List<String> frames = new ArrayList<>();
+    for (StackTraceElement frame : new Throwable().getStackTrace()) {
+      String type = frame.getClassName();
+      if (type.startsWith("dev.filetables.")
+          && !type.startsWith("dev.filetables.benchmarks.")
+          && !type.startsWith("dev.filetables.io.files.store.")
+          && frames.size() < CALLER_FRAMES) {
+        frames.add(type.substring(type.lastIndexOf('.') + 1) + "." + frame.getMethodName());
+      }
+    }
+    return String.join(" < ", frames);
+  }
+
+  /** Also counts requests by the FileTables methods that sent them ({@link #callers}). */
+  synchronized void traceCallers() {
+    traceCallers = true;
+  }
+
+  /** Requests by operation and calling methods, most first (empty unless traced). */
+  synchronized List<Map.Entry<String, Long>> callers() {
+    List<Map.Entry<String, Long>> sorted = new ArrayList<>(callers.entrySet());
+    sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+    return sorted;
+  }
+
+  /** Requests sent by the calling thread (a benchmark's own listings) are not counted. */
+  synchronized void ignoreCallingThread() {
+    ignored.add(Thread.currentThread());
   }
 
   synchronized Counts snapshot() {

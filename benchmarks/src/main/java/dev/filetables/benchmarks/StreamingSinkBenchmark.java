@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.io.aws2.options.AwsOptions;
+import org.apache.beam.sdk.io.aws2.options.S3Options;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
@@ -49,6 +50,7 @@ import software.amazon.awssdk.regions.Region;
  *   [--store=local|hdfs|s3] [--skip-throughput=false] [--skip-memory=false] [--timeout-s=600] [--sink=filetables|discard]
  *   [--disable-metrics=false] [--buffer-size=bytes (FileTableIO.Write#withBufferSize)]
  *   [--finish-bundle-before-checkpointing=true (false: the sink sends rows unbatched)]
+ *   [--s3-callers=false (true: with --store=s3, the footprint's requests by calling method)]
  * </pre>
  *
  * {@code --sink=discard} runs the same job with a step that drops the rows instead of the sink: the
@@ -81,6 +83,9 @@ public final class StreamingSinkBenchmark {
   private final long bufferSize;
   private final boolean finishBundleBeforeCheckpointing;
 
+  /** Counts the footprint job's S3 requests also by the FileTables methods that sent them. */
+  private final boolean s3Callers;
+
   private StreamingSinkBenchmark(BenchArgs args) {
     rows = args.longValue("rows", 2_000_000);
     partitions = args.intValue("partitions", 48);
@@ -106,6 +111,7 @@ public final class StreamingSinkBenchmark {
     disableMetrics = args.bool("disable-metrics", false);
     bufferSize = args.longValue("buffer-size", 0);
     finishBundleBeforeCheckpointing = args.bool("finish-bundle-before-checkpointing", true);
+    s3Callers = args.bool("s3-callers", false);
   }
 
   public static void main(String[] argv) throws Exception {
@@ -146,6 +152,8 @@ public final class StreamingSinkBenchmark {
       AwsOptions aws = options.as(AwsOptions.class);
       aws.setEndpoint(servers.s3().endpoint());
       aws.setAwsRegion(Region.of(servers.s3().region()));
+      // the job runs in this JVM: count its S3 requests
+      options.as(S3Options.class).setS3ClientFactoryClass(CountingS3ClientFactory.class);
     }
     return options;
   }
@@ -376,6 +384,11 @@ public final class StreamingSinkBenchmark {
         sinkSettings());
     System.out.printf("  heap before the job (after GC): %s%n", BenchJobs.megabytes(baseline));
     try {
+      CountingS3ClientFactory.COUNTER.ignoreCallingThread(); // the hidden-file counts below
+      if (s3Callers) {
+        CountingS3ClientFactory.COUNTER.traceCallers();
+      }
+      S3RequestCounter.Counts requestsBefore = CountingS3ClientFactory.COUNTER.snapshot();
       JobID job = cluster.submit(BenchJobs.writePipeline(options, source, write(table)));
       long start = System.nanoTime();
       long maxHeap = 0;
@@ -429,7 +442,23 @@ public final class StreamingSinkBenchmark {
               BenchJobs.megabytes(task.getStateSize()));
         }
       }
+      long checkpoints = cluster.checkpointStats(job).getCounts().getNumberOfCompletedCheckpoints();
+      long emitted = log.emissions();
       cluster.cancel(job);
+      if (store.equals("s3")) {
+        S3RequestCounter.Counts requests =
+            CountingS3ClientFactory.COUNTER.snapshot().minus(requestsBefore);
+        System.out.printf(
+            "  S3 requests: %,d in all (%,.1f per completed checkpoint, %,.2f per 1,000 rows), %s; %s sent%n",
+            requests.total(),
+            requests.total() / (double) Math.max(1, checkpoints),
+            requests.total() * 1000.0 / Math.max(1, emitted),
+            requests.requests(),
+            BenchJobs.megabytes(requests.bodyBytes()));
+        CountingS3ClientFactory.COUNTER.callers().stream()
+            .limit(20)
+            .forEach(c -> System.out.printf("    %,d %s%n", c.getValue(), c.getKey()));
+      }
       TableContents contents = TableContents.scan(table);
       System.out.printf(
           "  peak: heap +%s over baseline, checkpoint state %s (%s checkpointed), checkpoint dir %s; %d visible files, %d hidden"

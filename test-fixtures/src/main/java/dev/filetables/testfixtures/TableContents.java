@@ -3,6 +3,7 @@ package dev.filetables.testfixtures;
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.TableListing;
 import dev.filetables.io.files.TablePaths;
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.ByteRange;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
@@ -211,6 +212,12 @@ public final class TableContents {
       return List.of();
     }
     List<Path> hidden = new ArrayList<>();
+    if (Stores.isStore(root)) {
+      // the listing's own attributes: a JDK walk would stat (HEAD) every entry
+      addHiddenOfStore(root, root, hidden);
+      Collections.sort(hidden);
+      return hidden;
+    }
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<Path>() {
@@ -232,6 +239,22 @@ public final class TableContents {
         });
     Collections.sort(hidden);
     return hidden;
+  }
+
+  private static void addHiddenOfStore(Path root, Path dir, List<Path> hidden) throws IOException {
+    List<Stores.Entry> entries;
+    try {
+      entries = Stores.list(dir);
+    } catch (NoSuchFileException e) {
+      return; // deleted while we walk
+    }
+    for (Stores.Entry entry : entries) {
+      if (entry.isDirectory()) {
+        addHiddenOfStore(root, entry.path(), hidden);
+      } else if (isHidden(root.relativize(entry.path()))) {
+        hidden.add(entry.path());
+      }
+    }
   }
 
   /**
