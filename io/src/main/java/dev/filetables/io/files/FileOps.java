@@ -18,7 +18,9 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.beam.sdk.annotations.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,9 +105,15 @@ public final class FileOps {
     }
     for (int attempt = 1; ; attempt++) {
       // createDirectories tolerates directories created concurrently by other writers.
-      Files.createDirectories(dir);
+      if (Stores.isStore(dir)) {
+        Files.createDirectories(dir);
+      } else {
+        DurableFiles.createDirectories(dir);
+      }
       try {
-        return Files.newOutputStream(file, options.toArray(new OpenOption[0]));
+        return Stores.isStore(file)
+            ? Files.newOutputStream(file, options.toArray(new OpenOption[0]))
+            : DurableFiles.create(file, new HashSet<>(options));
       } catch (FileAlreadyExistsException e) {
         throw new FileAlreadyExistsException(
             file.toString(),
@@ -218,6 +226,13 @@ public final class FileOps {
       options.add(StandardCopyOption.REPLACE_EXISTING);
     }
     Files.move(source, target, options.toArray(new CopyOption[0]));
+    if (!Stores.isStore(target)) {
+      // the rename is durable only with its directory (a publish must not vanish in a power cut)
+      DurableFiles.syncDirectory(target.toAbsolutePath().getParent());
+      if (!source.toAbsolutePath().getParent().equals(target.toAbsolutePath().getParent())) {
+        DurableFiles.syncDirectory(source.toAbsolutePath().getParent());
+      }
+    }
   }
 
   /**
@@ -237,7 +252,19 @@ public final class FileOps {
       return;
     }
     try {
-      Files.write(temporary, content);
+      if (Stores.isStore(temporary)) {
+        Files.write(temporary, content);
+      } else {
+        try (OutputStream out =
+            DurableFiles.create(
+                temporary,
+                Set.of(
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE))) {
+          out.write(content);
+        }
+      }
       moveIntoPlace(temporary, target, replace);
     } finally {
       Files.deleteIfExists(temporary);

@@ -1,6 +1,7 @@
 package dev.filetables.io.files.store;
 
 import java.io.FileNotFoundException;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
@@ -90,10 +92,37 @@ final class HdfsStore implements Store {
   @Override
   public OutputStream create(StorePath file, boolean failIfExists) throws IOException {
     try {
-      return fileSystem(file).create(hadoopPath(file), !failIfExists);
+      return synced(fileSystem(file).create(hadoopPath(file), !failIfExists));
     } catch (IOException e) {
       throw translate(file, e);
     }
+  }
+
+  /**
+   * A file whose close first waits until every DataNode holding it has written it to its disk
+   * ({@code hsync}): a plain close leaves the last block in the DataNodes' memory, and a checkpoint
+   * or a publish must not refer to bytes a power cut of the DataNodes can take.
+   */
+  private static OutputStream synced(FSDataOutputStream out) {
+    return new FilterOutputStream(out) {
+      private boolean closed;
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len); // FilterOutputStream would write byte by byte
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        try (FSDataOutputStream file = (FSDataOutputStream) out) {
+          file.hsync();
+        }
+      }
+    };
   }
 
   /** A plain hidden file: HDFS publishes it by its atomic rename. */
