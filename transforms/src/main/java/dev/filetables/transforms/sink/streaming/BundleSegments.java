@@ -1,7 +1,6 @@
 package dev.filetables.transforms.sink.streaming;
 
 import dev.filetables.io.files.FileOps;
-import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.PartFiles;
@@ -230,12 +229,12 @@ final class BundleSegments {
   }
 
   /** Completes the key's open segment, if any: it is full, or its file closes. */
-  /** Uploads of segment files at bundle ends, shared by the writers of this JVM. */
-  private static final ExecutorService UPLOADS =
+  /** Closes (uploads, syncs) of segment files at bundle ends, shared by the writers of this JVM. */
+  private static final ExecutorService CLOSES =
       Executors.newFixedThreadPool(
           16,
           runnable -> {
-            Thread thread = new Thread(runnable, "filetables-segment-upload");
+            Thread thread = new Thread(runnable, "filetables-segment-close");
             thread.setDaemon(true);
             return thread;
           });
@@ -262,20 +261,20 @@ final class BundleSegments {
   }
 
   /**
-   * Completes every segment of the bundle (at its end); reports the first failure. On a store where
-   * a file is uploaded when it closes (S3), the uploads of the bundle's segments go out together:
-   * one after the other, 200 open partitions would cost 200 request round trips per bundle.
+   * Completes every segment of the bundle (at its end); reports the first failure. The segments
+   * close together: each close waits for the store (an upload on S3, an fsync of the file and its
+   * directory on a local disk, an hsync on HDFS), and one after the other 200 open partitions would
+   * cost 200 such waits per bundle.
    */
   void completeAll() throws IOException {
     IOException failure = null;
     List<OpenSegment> segments = new ArrayList<>(open.values());
-    boolean uploads =
-        segments.size() > 1 && Stores.writesAppearWhole(segments.get(0).writer.file());
+    boolean together = segments.size() > 1;
     List<Future<?>> closing = new ArrayList<>();
     for (OpenSegment segment : segments) {
-      if (uploads) {
+      if (together) {
         closing.add(
-            UPLOADS.submit(
+            CLOSES.submit(
                 () -> {
                   segment.writer.close();
                   return null;
