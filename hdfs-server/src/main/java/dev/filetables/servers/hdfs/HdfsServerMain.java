@@ -18,11 +18,11 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  *
  * <p>{@code --port} is the NameNode's RPC port ({@code 0}, the default, takes any free port; the
  * other ports always do). A base directory that holds a NameNode already is started as it is, with
- * its files; otherwise it is formatted. Once the DataNode has registered, it prints one line {@code
- * READY hdfs://127.0.0.1:<port>} on standard output. SIGTERM stops it; with {@code
- * --stop-on-stdin-eof} so does the end of standard input, which a parent JVM that starts it through
- * a pipe uses: the pipe closes when the parent dies, even by {@code kill -9}, so no server outlives
- * its user.
+ * its files; otherwise it is formatted. The NameNode refuses writes (safe mode) until the DataNode
+ * has registered. Once it has, the server prints one line {@code READY hdfs://127.0.0.1:<port>} on
+ * standard output. SIGTERM stops it; with {@code --stop-on-stdin-eof} so does the end of standard
+ * input, which a parent JVM that starts it through a pipe uses: the pipe closes when the parent
+ * dies, even by {@code kill -9}, so no server outlives its user.
  */
 public final class HdfsServerMain {
   /** MiniDFSCluster's first NameNode directory under the base directory. */
@@ -54,6 +54,11 @@ public final class HdfsServerMain {
     Configuration conf = new Configuration();
     // one DataNode: the default of three replicas could never be met
     conf.setInt("dfs.replication", 1);
+    // After a restart the NameNode stays in safe mode until its DataNode has registered, as a real
+    // one does (its many blocks wait for block reports, then 30 s more): with few blocks and the
+    // minicluster's safe-mode extension of 0 it would take writes it cannot place on any DataNode,
+    // and a client that waited for it (dfs.client.retry.policy.enabled) would fail there.
+    conf.setInt("dfs.namenode.safemode.min.datanodes", 1);
     MiniDFSCluster cluster =
         new MiniDFSCluster.Builder(conf, basedir.toFile())
             .nameNodePort(port)
