@@ -54,10 +54,10 @@ public final class HdfsServerMain {
     Configuration conf = new Configuration();
     // one DataNode: the default of three replicas could never be met
     conf.setInt("dfs.replication", 1);
-    // After a restart the NameNode stays in safe mode until its DataNode has registered, as a real
-    // one does (its many blocks wait for block reports, then 30 s more): with few blocks and the
-    // minicluster's safe-mode extension of 0 it would take writes it cannot place on any DataNode,
-    // and a client that waited for it (dfs.client.retry.policy.enabled) would fail there.
+    // The NameNode stays in safe mode until its DataNode has registered, after a restart too: with
+    // the minicluster's safe-mode extension of 0 (a NameNode's default is 30 s) it would leave safe
+    // mode before and take writes it cannot place on any DataNode, where a client that waited for
+    // it (dfs.client.retry.policy.enabled) would fail.
     conf.setInt("dfs.namenode.safemode.min.datanodes", 1);
     MiniDFSCluster cluster =
         new MiniDFSCluster.Builder(conf, basedir.toFile())
