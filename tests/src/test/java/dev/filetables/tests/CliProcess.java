@@ -2,6 +2,7 @@ package dev.filetables.tests;
 
 import dev.filetables.pipelines.FileTablesCli;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,15 +36,12 @@ final class CliProcess implements AutoCloseable {
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // what Beam needs on Java 17, and a small JVM that starts quickly
-    command.addAll(
-        List.of(
-            "--add-opens=java.base/java.util=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "-Xmx1g",
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1"));
+    // the opens Beam needs on Java 17, as this JVM got them (the build's argLine)
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(arg -> arg.startsWith("--add-opens"))
+        .forEach(command::add);
+    // a small JVM that starts quickly
+    command.addAll(List.of("-Xmx1g", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

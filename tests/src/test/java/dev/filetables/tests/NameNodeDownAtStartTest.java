@@ -11,10 +11,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -249,20 +245,10 @@ class NameNodeDownAtStartTest {
 
   /** The table's rows as DuckDB reads its Parquet files, sorted: a multiset. */
   private static List<String> duckDb(Path local) throws Exception {
-    List<String> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT id, name, dt FROM read_parquet('"
-                    + local
-                    + "/**/*.parquet', hive_partitioning = true, hive_types_autocast = false)")) {
-      while (rs.next()) {
-        rows.add(row(rs.getLong("id"), rs.getString("name"), rs.getString("dt")));
-      }
-    }
-    rows.sort(null);
-    return rows;
+    return DuckDbParquet.sortedRows(
+        local,
+        "id, name, dt",
+        rs -> row(rs.getLong("id"), rs.getString("name"), rs.getString("dt")));
   }
 
   private static List<String> hiddenFiles(Path root) throws IOException {
