@@ -67,7 +67,10 @@ class NameNodeDownAtStartTest {
 
   private static final int ROWS = 2_000;
 
-  /** Ids repeat (a row occurs twice from this id on): the tables compare as multisets. */
+  /**
+   * Rows from this one on repeat the first ones (same id, same values): tables compare as
+   * multisets.
+   */
   private static final int DISTINCT_IDS = 1_900;
 
   private static final String[] DAYS = {"2024-01-01", "2024-01-02", "2024-01-03"};
