@@ -13,10 +13,6 @@ import dev.filetables.transforms.FileTableIO;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -142,27 +138,19 @@ class StoreTablesTest {
   }
 
   private static List<String> duckDb(Path local) throws Exception {
-    List<String> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT id, name, amount, ts, dt, region FROM read_parquet('"
-                    + local
-                    + "/**/*.parquet', hive_partitioning = true, hive_types_autocast = false)")) {
-      while (rs.next()) {
-        String region = rs.getString("region");
-        rows.add(
-            line(
-                rs.getObject("id"),
-                rs.getObject("name"),
-                rs.getObject("amount"),
-                rs.getObject("ts", LocalDateTime.class),
-                rs.getObject("dt"),
-                "NULL".equals(region) ? null : region));
-      }
-    }
-    return rows.stream().sorted().collect(Collectors.toList());
+    return DuckDbParquet.sortedRows(
+        local,
+        "id, name, amount, ts, dt, region",
+        rs -> {
+          String region = rs.getString("region");
+          return line(
+              rs.getObject("id"),
+              rs.getObject("name"),
+              rs.getObject("amount"),
+              rs.getObject("ts", LocalDateTime.class),
+              rs.getObject("dt"),
+              "NULL".equals(region) ? null : region);
+        });
   }
 
   private static List<String> canonical(List<Row> rows) {

@@ -18,11 +18,11 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  *
  * <p>{@code --port} is the NameNode's RPC port ({@code 0}, the default, takes any free port; the
  * other ports always do). A base directory that holds a NameNode already is started as it is, with
- * its files; otherwise it is formatted. Once the DataNode has registered, it prints one line {@code
- * READY hdfs://127.0.0.1:<port>} on standard output. SIGTERM stops it; with {@code
- * --stop-on-stdin-eof} so does the end of standard input, which a parent JVM that starts it through
- * a pipe uses: the pipe closes when the parent dies, even by {@code kill -9}, so no server outlives
- * its user.
+ * its files; otherwise it is formatted. The NameNode refuses writes (safe mode) until the DataNode
+ * has registered. Once it has, the server prints one line {@code READY hdfs://127.0.0.1:<port>} on
+ * standard output. SIGTERM stops it; with {@code --stop-on-stdin-eof} so does the end of standard
+ * input, which a parent JVM that starts it through a pipe uses: the pipe closes when the parent
+ * dies, even by {@code kill -9}, so no server outlives its user.
  */
 public final class HdfsServerMain {
   /** MiniDFSCluster's first NameNode directory under the base directory. */
@@ -54,6 +54,11 @@ public final class HdfsServerMain {
     Configuration conf = new Configuration();
     // one DataNode: the default of three replicas could never be met
     conf.setInt("dfs.replication", 1);
+    // The NameNode stays in safe mode until its DataNode has registered, after a restart too: with
+    // the minicluster's safe-mode extension of 0 (a NameNode's default is 30 s) it would leave safe
+    // mode before and take writes it cannot place on any DataNode, where a client that waited for
+    // it (dfs.client.retry.policy.enabled) would fail.
+    conf.setInt("dfs.namenode.safemode.min.datanodes", 1);
     MiniDFSCluster cluster =
         new MiniDFSCluster.Builder(conf, basedir.toFile())
             .nameNodePort(port)

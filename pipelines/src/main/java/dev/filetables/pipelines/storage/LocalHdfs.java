@@ -20,7 +20,8 @@ import org.apache.beam.sdk.annotations.Internal;
  * storage lives under {@code <directory>/data}, its log is {@code <directory>/hdfs-server.log}.
  * Files are kept with one replica (there is one DataNode): clients should set {@code
  * dfs.replication=1}, or their files stay under-replicated. Permissions are checked; the user who
- * started it is the superuser.
+ * started it is the superuser. Its NameNode is in safe mode (refuses writes) until its DataNode has
+ * registered, after a {@link #restart} too.
  */
 @Internal
 public final class LocalHdfs implements AutoCloseable {

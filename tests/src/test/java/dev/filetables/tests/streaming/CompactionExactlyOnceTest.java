@@ -5,10 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.commit.CommitManifest;
 import dev.filetables.io.files.CompactedFileName;
+import dev.filetables.io.files.PartFileName;
+import dev.filetables.io.files.ReplacedFiles;
+import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.orders.EmitLog;
 import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.storage.StorageServers;
+import dev.filetables.testfixtures.TableContents;
 import dev.filetables.tests.streaming.StreamingScenarios.FailureOutcome;
 import dev.filetables.tests.streaming.StreamingScenarios.SinkUnderTest;
 import dev.filetables.transforms.sink.compact.CompactionFailpoints;
@@ -19,8 +24,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -40,6 +47,10 @@ import org.slf4j.LoggerFactory;
 class CompactionExactlyOnceTest {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionExactlyOnceTest.class);
   private static final long ROWS = 20_000;
+
+  /** Rows of the run on HDFS: fewer, the store is slower. */
+  private static final long HDFS_ROWS = 10_000;
+
   private static final double ROWS_PER_SECOND = 1_500;
   private static final Orders ORDERS = Orders.withPartitions(4);
 
@@ -207,5 +218,86 @@ class CompactionExactlyOnceTest {
     for (SinkUnderTest sink : sinks) {
       assertCommittedAfterCompaction(sink.table, outcome.checks.get(sink.table.name()));
     }
+  }
+
+  /**
+   * Issue 16: the same on the real HDFS, one Parquet table (the merge reads its inputs through
+   * Hadoop's client, seeking to their footers, and publishes by the NameNode's rename), with two
+   * task failures and one crash right after a merged file became visible while its inputs are still
+   * there. Judged after the job on a copy made by Hadoop's client, by FileTables' reader and by
+   * DuckDB: every row once, nothing hidden left but the merged files' sidecars, and fewer visible
+   * files than the part files rolled.
+   */
+  @Test
+  void everyRowIsVisibleOnceOnHdfs(TestInfo test) throws Exception {
+    long seed = FailureSeeds.seed(test);
+    StorageServers servers = StorageServers.shared();
+    Path onHdfs = TablePaths.of(servers.root("hdfs") + "/compaction-" + UUID.randomUUID());
+    SinkUnderTest sink = compacted(onHdfs, "orders_parquet", "parquet");
+    CompactionFailpoints.set(
+        (point, mergedFile) -> {
+          EmitLog log = StreamingScenarios.runningLog;
+          boolean emitting = log != null && log.emissions() < HDFS_ROWS;
+          if (point == Point.AFTER_PUBLISH
+              && reached.computeIfAbsent(point.name(), k -> new AtomicInteger()).incrementAndGet()
+                  >= 2
+              && emitting
+              && crashed.add(point.name())) {
+            throw new IllegalStateException("Injected crash after publishing " + mergedFile);
+          }
+        });
+    StreamingScenarios.slowFrom72PercentUntil(() -> !crashed.isEmpty());
+    StreamingScenarios.checkThrough(
+        table -> ExactlyOnceUnderFailuresTest.localView(servers, table, dir));
+    FailureOutcome outcome =
+        StreamingScenarios.runWithFailures(
+            dir,
+            List.of(sink),
+            ORDERS,
+            HDFS_ROWS,
+            ROWS_PER_SECOND,
+            2,
+            seed,
+            Duration.ofSeconds(180));
+
+    assertEquals(Set.of(Point.AFTER_PUBLISH.name()), crashed, "the crash after a publish");
+    assertTrue(outcome.run.finishedByItself, outcome.run.toString());
+    outcome.assertFailuresInjectedAndRestarted(crashed.size(), seed);
+    outcome.assertEveryRowOnce(HDFS_ROWS, seed);
+    TableContents contents = outcome.checks.get(sink.table.name()).contents;
+    List<Path> leftovers =
+        contents.hiddenFiles().stream()
+            .filter(f -> !ReplacedFiles.isSidecar(f.getFileName().toString()))
+            .collect(Collectors.toList());
+    assertEquals(List.of(), leftovers, "hidden files left on HDFS");
+    int visible = contents.files().size();
+    long merged =
+        contents.files().stream()
+            .filter(f -> CompactedFileName.isCompacted(f.path().getFileName().toString()))
+            .count();
+    long rolled = rolledFiles(contents);
+    LOG.info(
+        "On HDFS: {} rolled files published as {} visible files, {} of them merged; {}",
+        rolled,
+        visible,
+        merged,
+        outcome.run);
+    assertTrue(merged > 0 && visible < rolled, rolled + " rolled files, " + visible + " visible");
+  }
+
+  /**
+   * The part files rolled behind the visible ones: a merged file's name counts its inputs ({@link
+   * CompactedFileName}), any other visible file is one.
+   */
+  private static long rolledFiles(TableContents contents) {
+    long rolled = 0;
+    for (TableContents.VisibleFile file : contents.files()) {
+      String name = file.path().getFileName().toString();
+      rolled +=
+          CompactedFileName.isCompacted(name)
+              ? PartFileName.parse(name).orElseThrow().counter()
+              : 1;
+    }
+    return rolled;
   }
 }

@@ -60,7 +60,8 @@ final class FailureSeeds {
           // which TaskManager dies and how many files have landed by then
           Map.entry(
               "TaskManagerLossS3Test.everyLandedRowOnceInTheS3TableDespiteAKilledTaskManager",
-              1_016_001L));
+              1_016_001L),
+          Map.entry("CompactionExactlyOnceTest.everyRowIsVisibleOnceOnHdfs", 1_016_002L));
 
   private FailureSeeds() {}
 
