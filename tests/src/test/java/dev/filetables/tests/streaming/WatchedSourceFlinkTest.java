@@ -33,6 +33,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -344,16 +346,22 @@ class WatchedSourceFlinkTest {
     }
   }
 
-  @Test
-  void newJobFromSavepointReadsWhatLandedMeanwhileAndNothingTwice() throws Exception {
+  /**
+   * The restored job also runs at another parallelism (issue 17: 2 → 4 and 4 → 2): the shards'
+   * restrictions and the writers' keyed state are redistributed over the new subtasks.
+   */
+  @ParameterizedTest(name = "parallelism {0} -> {1}")
+  @CsvSource({"2, 4", "4, 2"})
+  void newJobFromSavepointReadsWhatLandedMeanwhileAndNothingTwice(
+      int firstParallelism, int secondParallelism) throws Exception {
     FailureInjector.Plan none = FailureInjector.none();
     String writeUuid = UUID.randomUUID().toString();
     LiveReader live = LiveReader.start(sink(), WatchedSourceFlinkTest::copyRows);
     try (LocalFlinkCluster cluster =
         LocalFlinkCluster.start(dir.resolve("flink"), 2 * StreamingScenarios.PARALLELISM)) {
-      JobID first =
-          cluster.submit(
-              pipeline(StreamingScenarios.options(cluster, "watch-first"), none, writeUuid));
+      FlinkPipelineOptions firstOptions = StreamingScenarios.options(cluster, "watch-first");
+      firstOptions.setParallelism(firstParallelism);
+      JobID first = cluster.submit(pipeline(firstOptions, none, writeUuid));
       cluster.awaitAllTasksRunning(first, Duration.ofSeconds(60));
       landInBackground(0, FILES / 2, 100).join();
       cluster.awaitCompletedCheckpoints(
@@ -366,6 +374,7 @@ class WatchedSourceFlinkTest {
         land(n); // while no job runs
       }
       FlinkPipelineOptions options = StreamingScenarios.options(cluster, "watch-second");
+      options.setParallelism(secondParallelism);
       options.setSavepointPath(savepoint);
       options.setAllowNonRestoredState(false);
       JobID second = cluster.submit(pipeline(options, none, writeUuid));
