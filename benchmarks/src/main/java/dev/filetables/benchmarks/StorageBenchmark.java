@@ -7,18 +7,24 @@ import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.OrdersDataset;
 import dev.filetables.pipelines.RunnerOptions;
 import dev.filetables.pipelines.RunnerPresets;
+import dev.filetables.pipelines.orders.Orders;
+import dev.filetables.pipelines.orders.OrdersSource;
 import dev.filetables.pipelines.storage.StorageServers;
 import dev.filetables.transforms.FileTableIO;
+import dev.filetables.transforms.FileTableMaintenance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.aws2.options.S3Options;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -27,7 +33,9 @@ import org.apache.beam.sdk.transforms.ParDo;
 
 /**
  * The batch write and read of {@link BatchWriteReadBenchmark} (N orders into 48 dt/hour Parquet
- * partitions, then read back) on the local disk, HDFS and S3 side by side in one run. HDFS
+ * partitions, then read back) and, on the Flink runner, the streaming sink's write of N rows of
+ * {@link StreamingSinkBenchmark}'s orders (48 partitions, a finite stream, checkpoints every 2 s),
+ * on the local disk, HDFS and S3 side by side in one run. HDFS
  * (MiniDFSCluster) and S3 (s3proxy, filesystem backend) are real servers started here as child JVMs
  * on loopback ({@link StorageServers}); the jobs run in this JVM. A runnable program, not a test:
  *
@@ -49,6 +57,11 @@ public final class StorageBenchmark {
   private final int parallelism;
   private final Path output;
   private final long seed;
+
+  /**
+   * Checkpoints of the streaming write: files are published at checkpoints (as bench streaming).
+   */
+  private static final long STREAMING_CHECKPOINT_MILLIS = 2_000;
 
   private StorageBenchmark(BenchArgs args) {
     rows = args.longValue("rows", BatchWriteReadBenchmark.DEFAULT_ROWS);
@@ -97,6 +110,9 @@ public final class StorageBenchmark {
       optionArgs.add("--s3ClientFactoryClass=" + CountingS3ClientFactory.class.getName());
     }
     PipelineOptions options = RunnerOptions.create(optionArgs);
+    List<String> streamingArgs = new ArrayList<>(optionArgs);
+    streamingArgs.add("--streaming=true");
+    streamingArgs.add("--checkpointingInterval=" + STREAMING_CHECKPOINT_MILLIS);
     // this JVM's own store calls (listing the written table) use the same client
     FileSystems.setDefaultPipelineOptions(options);
     System.out.println(
@@ -117,7 +133,11 @@ public final class StorageBenchmark {
           store.equals("local")
               ? localRoot.resolve("orders").toString()
               : servers.root(store) + "/bench/orders";
-      results.add(measure(store, location, options, startup));
+      Result result = measure(store, location, options, startup);
+      if (runner.equals("FlinkRunner")) {
+        result = result.withStreaming(measureStreaming(store, location + "_stream", streamingArgs));
+      }
+      results.add(result);
     }
     print(results, startup);
     BenchJobs.deleteRecursively(localRoot);
@@ -148,7 +168,8 @@ public final class StorageBenchmark {
             readRun.wallMillis,
             stats,
             afterWrite.minus(before),
-            afterRead.minus(beforeRead));
+            afterRead.minus(beforeRead),
+            null);
     System.out.printf(
         Locale.ROOT,
         "   %-5s write %6.2f s, read %6.2f s, %d files in %d partitions; S3 requests: write %s,"
@@ -161,6 +182,36 @@ public final class StorageBenchmark {
         result.writeRequests.requests(),
         result.readRequests.requests());
     return result;
+  }
+
+  /**
+   * The streaming sink's write of as many rows (the streaming benchmark's orders, 48 partitions): a
+   * finite stream on the Flink runner, files published at checkpoints, then the post-job publish.
+   */
+  private StreamingResult measureStreaming(String store, String location, List<String> args)
+      throws Exception {
+    PipelineOptions options = RunnerOptions.create(args);
+    TableSpec table = Orders.table("orders_stream", location, "parquet", Map.of());
+    String writeUuid = UUID.randomUUID().toString();
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply("Orders", Read.from(OrdersSource.of(Orders.withPartitions(48)).withTotalRows(rows)))
+        .setRowSchema(Orders.SCHEMA)
+        .apply("WriteOrders", FileTableIO.write(table).withWriteUuid(writeUuid));
+    Counts before = CountingS3ClientFactory.COUNTER.snapshot();
+    Run run = run(pipeline);
+    FileTableMaintenance.finishWrite(table, writeUuid);
+    Counts requests = CountingS3ClientFactory.COUNTER.snapshot().minus(before);
+    BatchTableStats stats = BatchTableStats.of(TablePaths.of(location));
+    System.out.printf(
+        Locale.ROOT,
+        "   %-5s streaming write %6.2f s, %d files in %d partitions; S3 requests %s%n",
+        store,
+        run.wallMillis / 1000.0,
+        stats.files,
+        stats.partitions,
+        requests.requests());
+    return new StreamingResult(run.wallMillis, stats, requests);
   }
 
   private TableSpec spec(String location) {
@@ -203,7 +254,7 @@ public final class StorageBenchmark {
     String header =
         String.format(
             Locale.ROOT,
-            "%-6s %8s %12s %8s %8s %12s %8s %6s %7s %13s %13s",
+            "%-6s %8s %12s %8s %8s %12s %8s %6s %7s %13s %13s %9s %13s %8s %6s %13s",
             "store",
             "write s",
             "write rows/s",
@@ -214,16 +265,24 @@ public final class StorageBenchmark {
             "files",
             "MB",
             "S3 req/file w",
-            "S3 req/file r");
+            "S3 req/file r",
+            "stream s",
+            "stream rows/s",
+            "x local",
+            "files",
+            "S3 req/file s");
     System.out.println(header);
     System.out.println("-".repeat(header.length()));
     Result local = results.stream().filter(r -> r.store.equals("local")).findFirst().orElse(null);
     for (Result r : results) {
       double writeRate = rate(r.writeMillis, startup);
       double readRate = rate(r.readMillis, startup);
+      StreamingResult st = r.streaming;
+      StreamingResult localSt = local == null ? null : local.streaming;
+      double streamRate = st == null ? 0 : rate(st.wallMillis, startup);
       System.out.printf(
           Locale.ROOT,
-          "%-6s %8.2f %12.0f %8s %8.2f %12.0f %8s %6d %7.1f %13s %13s%n",
+          "%-6s %8.2f %12.0f %8s %8.2f %12.0f %8s %6d %7.1f %13s %13s %9s %13s %8s %6s %13s%n",
           r.store,
           r.writeMillis / 1000.0,
           writeRate,
@@ -238,7 +297,14 @@ public final class StorageBenchmark {
           r.stats.files,
           r.stats.bytes / 1e6,
           perFile(r.writeRequests, r.stats.files),
-          perFile(r.readRequests, r.stats.files));
+          perFile(r.readRequests, r.stats.files),
+          st == null ? "-" : String.format(Locale.ROOT, "%.2f", st.wallMillis / 1000.0),
+          st == null ? "-" : String.format(Locale.ROOT, "%.0f", streamRate),
+          st == null || localSt == null
+              ? "-"
+              : String.format(Locale.ROOT, "%.2f", streamRate / rate(localSt.wallMillis, startup)),
+          st == null ? "-" : String.valueOf(st.stats.files),
+          st == null ? "-" : perFile(st.requests, st.stats.files));
     }
     for (Result r : results) {
       if (r.writeRequests.total() > 0) {
@@ -286,5 +352,12 @@ public final class StorageBenchmark {
       long readMillis,
       BatchTableStats stats,
       Counts writeRequests,
-      Counts readRequests) {}
+      Counts readRequests,
+      StreamingResult streaming) {
+    Result withStreaming(StreamingResult result) {
+      return new Result(store, writeMillis, readMillis, stats, writeRequests, readRequests, result);
+    }
+  }
+
+  private record StreamingResult(long wallMillis, BatchTableStats stats, Counts requests) {}
 }

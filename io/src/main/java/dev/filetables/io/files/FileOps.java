@@ -104,10 +104,10 @@ public final class FileOps {
       options.add(new PublishedAt(visibleOf(file)));
     }
     for (int attempt = 1; ; attempt++) {
-      // createDirectories tolerates directories created concurrently by other writers.
-      if (Stores.isStore(dir)) {
-        Files.createDirectories(dir);
-      } else {
+      // createDirectories tolerates directories created concurrently by other writers. Stores need
+      // none: HDFS creates a file's parents itself (a mkdirs per file would be one more NameNode
+      // call), S3 has no directories.
+      if (!Stores.isStore(dir)) {
         DurableFiles.createDirectories(dir);
       }
       try {
