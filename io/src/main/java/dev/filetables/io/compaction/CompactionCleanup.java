@@ -101,7 +101,7 @@ final class CompactionCleanup {
           retired += retire(dir.resolve(name)) ? 1 : 0;
         }
       }
-      if (expired(sidecar)) {
+      if (hasGraceNames(sidecar.names(), present) && expired(sidecar)) {
         deleted += deleteGraceNames(dir, sidecar.names(), present);
       }
     }
@@ -114,13 +114,13 @@ final class CompactionCleanup {
         continue;
       }
       // its merged file was itself replaced and is gone: its grace names go at their time
-      boolean expired = expired(sidecar);
-      if (expired) {
+      if (hasGraceNames(own, present)) {
+        if (!expired(sidecar)) {
+          continue;
+        }
         deleted += deleteGraceNames(dir, own, present);
       }
-      if (expired || own.stream().noneMatch(name -> present.contains(graceName(name)))) {
-        deleted += FileOps.deleteQuietly(sidecar.path()) ? 1 : 0;
-      }
+      deleted += FileOps.deleteQuietly(sidecar.path()) ? 1 : 0;
     }
     Set<String> named = new HashSet<>(liveNames);
     dead.forEach(sidecar -> named.addAll(sidecar.names()));
@@ -164,6 +164,10 @@ final class CompactionCleanup {
     }
     OfflineCompactionFailpoints.reached(Point.RETIRED, replaced);
     return true;
+  }
+
+  private static boolean hasGraceNames(List<String> names, Set<String> present) {
+    return names.stream().anyMatch(name -> present.contains(graceName(name)));
   }
 
   /** True once the grace period of the files a sidecar names has passed. */
