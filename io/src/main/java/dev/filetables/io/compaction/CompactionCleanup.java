@@ -5,12 +5,15 @@ import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.files.ReplacedFiles;
+import dev.filetables.io.files.store.Stores;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.CopyOption;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -148,8 +151,16 @@ final class CompactionCleanup {
           return false;
         }
       } else {
-        // replacing: a crash of a copy-and-delete move (S3) leaves both names
-        FileOps.moveIntoPlace(replaced, ReplacedFiles.graceNameOf(replaced), true);
+        // Replacing: a move on S3 (a copy and a delete) killed in between leaves both names. Not
+        // forced to the disk (no directory sync, unlike a publish): a move lost in a power cut
+        // leaves the file visible, and the next run moves it again.
+        CopyOption[] options =
+            Stores.canRenameAtomically(replaced)
+                ? new CopyOption[] {
+                  StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING
+                }
+                : new CopyOption[] {StandardCopyOption.REPLACE_EXISTING};
+        Files.move(replaced, ReplacedFiles.graceNameOf(replaced), options);
       }
     } catch (NoSuchFileException e) {
       return false; // gone since the listing

@@ -1,4 +1,4 @@
-package dev.filetables.tests.compaction;
+package dev.filetables.tests;
 
 import dev.filetables.io.compaction.OfflineCompactionFailpoints;
 import dev.filetables.io.compaction.OfflineCompactionFailpoints.Point;

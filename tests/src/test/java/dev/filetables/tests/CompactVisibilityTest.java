@@ -1,4 +1,4 @@
-package dev.filetables.tests.compaction;
+package dev.filetables.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

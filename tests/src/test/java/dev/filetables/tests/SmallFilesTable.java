@@ -1,4 +1,4 @@
-package dev.filetables.tests.compaction;
+package dev.filetables.tests;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.ListedFiles;

@@ -1,4 +1,4 @@
-package dev.filetables.tests.compaction;
+package dev.filetables.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -107,30 +106,17 @@ class CompactCrashTest {
 
   /** Runs {@code compact} in a CLI process that halts at the {@code nth} {@code point}. */
   private void crash(SmallFilesTable t, Point point, int nth, String... options) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(
-        List.of(
-            "-Xmx512m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            CompactUntilCrash.class.getName(),
-            point.name(),
-            Integer.toString(nth),
-            "compact",
-            t.ddlFile(dir).toString()));
-    command.addAll(List.of(options));
+    List<String> args = new ArrayList<>();
+    args.addAll(List.of(point.name(), Integer.toString(nth), "compact", t.ddlFile(dir).toString()));
+    args.addAll(List.of(options));
     Path log = dir.resolve("compact-" + point + "-" + nth + ".log");
-    Process cli =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!cli.waitFor(120, TimeUnit.SECONDS)) {
-      cli.destroyForcibly();
-      throw new AssertionError("compact did not end in 120 s:\n" + Files.readString(log));
+    try (CliProcess cli =
+        CliProcess.start(CompactUntilCrash.class, args, Map.of(), Map.of(), log)) {
+      assertEquals(
+          CompactUntilCrash.CRASHED,
+          cli.awaitExit(Duration.ofSeconds(120)),
+          "compact was to be killed at " + point + " #" + nth + ":\n" + cli.output());
     }
-    assertEquals(
-        CompactUntilCrash.CRASHED,
-        cli.exitValue(),
-        "compact was to be killed at " + point + " #" + nth + ":\n" + Files.readString(log));
   }
 
   private static boolean isMerged(Path file) {

@@ -1,4 +1,4 @@
-package dev.filetables.tests.compaction;
+package dev.filetables.tests;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
