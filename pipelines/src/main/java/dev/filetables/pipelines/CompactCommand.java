@@ -35,9 +35,11 @@ import picocli.CommandLine.Unmatched;
     header = "Merges the small files of a table's partitions.",
     description = {
       "Merges the small visible files of each matching partition into files of about the target size,"
-          + " atomically for FileTables readers; replaced files are deleted by a later run once --grace has"
-          + " passed (0: at once). Prints file counts and sizes before and after. Runs in this process (no"
-          + " runner); one compaction per table at a time."
+          + " atomically for FileTables readers. When it returns every reader (DuckDB, Spark, Flink) sees"
+          + " each row once: the replaced files are moved to hidden names, kept for FileTables readers"
+          + " that listed them before and deleted by a later run once --grace has passed (0: deleted at"
+          + " once). Prints file counts and sizes before and after. Runs in this process (no runner); one"
+          + " compaction per table at a time."
     })
 final class CompactCommand implements Callable<Integer> {
   static final Duration DEFAULT_GRACE = Duration.ofMinutes(5);
@@ -66,7 +68,9 @@ final class CompactCommand implements Callable<Integer> {
   @Option(
       names = "--grace",
       paramLabel = "<duration>",
-      description = "how long replaced files stay for readers that listed before (default: 5 min)")
+      description =
+          "how long replaced files are kept, hidden, for FileTables readers that listed them before"
+              + " (default: 5 min; 0: deleted at once)")
   private String graceText;
 
   @Option(names = "--dry-run", description = "only report what would be merged")
@@ -111,6 +115,7 @@ final class CompactCommand implements Callable<Integer> {
     long bytesBefore = 0;
     long bytesAfter = 0;
     int groups = 0;
+    int retired = 0;
     int deleted = 0;
     int touched = 0;
     for (OfflineCompaction.Result r : results) {
@@ -119,6 +124,7 @@ final class CompactCommand implements Callable<Integer> {
       bytesBefore += r.bytesBefore();
       bytesAfter += r.bytesAfter();
       groups += r.groups();
+      retired += r.retired();
       deleted += r.deleted();
       touched += r.groups() > 0 ? 1 : 0;
     }
@@ -135,9 +141,16 @@ final class CompactCommand implements Callable<Integer> {
         Human.count(filesAfter, "file"), Human.bytes(bytesAfter), dryRun ? " (estimated)" : "");
     if (!dryRun) {
       out.printf(
-          "  %d merge(s) in %s; %d leftover/replaced file(s) deleted; replaced files are kept %s"
-              + " for readers that listed them, then deleted by the next run%n",
-          groups, Human.duration(millis), deleted, grace);
+          "  %d merge(s) in %s; %d replaced file(s) %s; %d leftover or expired file(s) deleted%n",
+          groups,
+          Human.duration(millis),
+          retired,
+          grace.isZero()
+              ? "deleted"
+              : "hidden (kept "
+                  + Human.duration(grace.toMillis())
+                  + " for FileTables readers that listed them, then deleted by a later run)",
+          deleted);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.filetables.pipelines;
 
 import dev.filetables.io.files.DataFile;
+import dev.filetables.io.files.ListedFiles;
 import dev.filetables.io.files.TableListing;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.ByteRange;
@@ -12,7 +13,6 @@ import dev.filetables.io.table.TableOptions;
 import dev.filetables.io.table.TableSpec;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Optional;
 
@@ -58,7 +58,7 @@ final class TableSummary {
 
   private static long countRows(FileFormat format, TableSpec table, DataFile file) {
     long rows = 0;
-    try (SeekableByteChannel channel = Files.newByteChannel(TablePaths.of(file.path()))) {
+    try (SeekableByteChannel channel = ListedFiles.open(TablePaths.of(file.path()))) {
       long size = channel.size();
       try (RowReader reader =
           format.createReader(channel, size, ByteRange.of(0, size), table.fileSchema())) {

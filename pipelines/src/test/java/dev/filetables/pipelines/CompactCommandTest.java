@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.files.DataFile;
+import dev.filetables.io.files.ListedFiles;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.files.ReplacedFiles;
 import dev.filetables.io.files.TableListing;
@@ -16,10 +17,9 @@ import dev.filetables.io.format.RowWriter;
 import dev.filetables.io.partition.PartitionFilter;
 import dev.filetables.io.table.TableSpec;
 import java.io.OutputStream;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -87,7 +87,7 @@ class CompactCommandTest {
             Optional.empty());
     List<Long> ids = new ArrayList<>();
     for (DataFile file : files) {
-      try (FileChannel channel = FileChannel.open(Path.of(file.path()), StandardOpenOption.READ)) {
+      try (SeekableByteChannel channel = ListedFiles.open(Path.of(file.path()))) {
         long size = channel.size();
         try (RowReader reader =
             format.createReader(channel, size, ByteRange.of(0, size), table.fileSchema())) {
@@ -164,8 +164,9 @@ class CompactCommandTest {
       replaced += ReplacedFiles.read(m).size();
     }
     assertEquals(PARTITIONS * FILES_PER_PARTITION, replaced, "every small file is replaced once");
-    // replaced files stay for readers until the grace period has passed
-    assertEquals(PARTITIONS * FILES_PER_PARTITION + 9, files("part-*").size());
+    // replaced files are out of sight, kept under hidden names until the grace period has passed
+    assertEquals(9, files("part-*").size());
+    assertEquals(PARTITIONS * FILES_PER_PARTITION, files(".part-*.replaced").size());
 
     // a crash of an earlier run before its commit point left a hidden output and a sidecar
     Path partition = merged.get(0).getParent();
@@ -205,6 +206,7 @@ class CompactCommandTest {
             .noneMatch(p -> p.getFileName().toString().contains("c0123456789abcdef")),
         "the sidecar of a merged file that was never published is deleted");
     assertEquals(List.of(), files(".*.inprogress"));
+    assertEquals(List.of(), files(".*.replaced"), "grace names deleted once the grace has passed");
     List<Long> ids = readAll(table);
     assertEquals(total, ids.size());
     assertEquals(total, ids.stream().distinct().count());

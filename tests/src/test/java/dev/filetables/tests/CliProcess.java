@@ -34,6 +34,17 @@ final class CliProcess implements AutoCloseable {
   static CliProcess start(
       List<String> args, Map<String, String> environment, Map<String, String> properties, Path log)
       throws IOException {
+    return start(FileTablesCli.class, args, environment, properties, log);
+  }
+
+  /** Like {@link #start(List, Map, Map, Path)}, with another main class that runs the CLI. */
+  static CliProcess start(
+      Class<?> main,
+      List<String> args,
+      Map<String, String> environment,
+      Map<String, String> properties,
+      Path log)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // the opens Beam needs on Java 17, as this JVM got them (the build's argLine)
@@ -45,7 +56,7 @@ final class CliProcess implements AutoCloseable {
     properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(FileTablesCli.class.getName());
+    command.add(main.getName());
     command.addAll(args);
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

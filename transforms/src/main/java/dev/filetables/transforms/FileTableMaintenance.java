@@ -22,9 +22,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -122,11 +119,13 @@ public final class FileTableMaintenance {
 
   /**
    * Merges the small visible files of each partition matching {@code filter} into files of about
-   * {@code targetSize} bytes ({@link OfflineCompaction}: atomic for FileTables readers; replaced
-   * files are deleted by a later run once {@code grace} has passed). Partitions run in parallel on
-   * a thread pool (one thread per core), not as a Beam job: each is a listing, a byte copy and a
-   * few renames, which a thread does at disk speed, and a job would only add start-up time. Run one
-   * compaction per table at a time.
+   * {@code targetSize} bytes ({@link OfflineCompaction}: atomic for FileTables readers; when it
+   * returns, the replaced files are out of sight of every reader, kept under hidden names for
+   * FileTables readers that listed them before and deleted by a later run once {@code grace} has
+   * passed, or at once with a zero grace). Partitions run in parallel on a thread pool (one thread
+   * per core), not as a Beam job: each is a listing, a byte copy and a few renames, which a thread
+   * does at disk speed, and a job would only add start-up time. Run one compaction per table at a
+   * time.
    *
    * @param dryRun only report what would be merged
    * @return one result per partition, in listing order
@@ -140,24 +139,12 @@ public final class FileTableMaintenance {
     OfflineCompaction compaction =
         new OfflineCompaction(
             FileMergers.of(format, table.fileSchema()), format.extension(), targetSize, grace);
-    List<PartitionDirectory> partitions =
+    List<Path> partitions = new ArrayList<>();
+    for (PartitionDirectory partition :
         TablePartitions.listPartitions(
-            options.rootPath(), table.partitionKeys(), options.partitionDefaultName(), filter);
-    int threads =
-        Math.max(1, Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    List<OfflineCompaction.Result> results = new ArrayList<>();
-    try {
-      List<Future<OfflineCompaction.Result>> futures = new ArrayList<>();
-      for (PartitionDirectory partition : partitions) {
-        futures.add(pool.submit(() -> compaction.compact(TablePaths.of(partition.path()), dryRun)));
-      }
-      for (Future<OfflineCompaction.Result> future : futures) {
-        results.add(future.get());
-      }
-    } finally {
-      pool.shutdownNow();
+            options.rootPath(), table.partitionKeys(), options.partitionDefaultName(), filter)) {
+      partitions.add(TablePaths.of(partition.path()));
     }
-    return results;
+    return compaction.compact(partitions, dryRun);
   }
 }

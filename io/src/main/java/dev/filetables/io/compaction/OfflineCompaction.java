@@ -1,13 +1,14 @@
 package dev.filetables.io.compaction;
 
+import dev.filetables.io.compaction.OfflineCompactionFailpoints.Point;
 import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.files.ReplacedFiles;
 import dev.filetables.io.format.FileMerger;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -15,26 +16,42 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compacts the visible files of one committed partition directory into files of about a target
- * size, atomically for FileTables readers ({@link ReplacedFiles} describes the protocol), and
- * cleans up what earlier runs left. One run per table at a time.
+ * Compacts the visible files of committed partition directories into files of about a target size,
+ * atomically for FileTables readers ({@link ReplacedFiles} describes the protocol), hides the
+ * replaced files from every other reader before it returns, and cleans up what earlier runs left.
+ * One run per table at a time.
  *
  * <p>Only part files of the table's format ({@code part-…<ext>}, written by FileTables) smaller
  * than the target are merged; other files are left alone. Files are grouped in name order until a
  * group reaches the target; a group of one is left as it is. Each group is merged without decoding
  * where the format allows ({@link dev.filetables.io.format.FileMergers}). Merged names derive from
  * the inputs, so a run that crashed is finished by the next one.
+ *
+ * <p>A run has two phases over its partitions, each in parallel on a thread pool: first every
+ * partition is cleaned up ({@link CompactionCleanup}) and its groups merged and committed; then,
+ * after a short settle time, the files each commit replaced are moved to their hidden grace names
+ * (or deleted, with a zero grace period). The settle time is waited once per run, not per
+ * partition.
  */
 public final class OfflineCompaction {
   private static final Logger LOG = LoggerFactory.getLogger(OfflineCompaction.class);
+
+  /**
+   * How long a merged file is visible before the files it replaces disappear: a FileTables listing
+   * of the directory that began before the merged file's sidecar was written must have ended by
+   * then (a listing of one directory takes milliseconds; on S3 one request per 1000 entries).
+   */
+  static final Duration LISTING_SETTLE = Duration.ofSeconds(2);
 
   /** Before/after figures of one partition. */
   public record Result(
@@ -44,33 +61,111 @@ public final class OfflineCompaction {
       int filesAfter,
       long bytesAfter,
       int groups,
-      int deleted) {}
+      int retired,
+      int deleted) {
+
+    private Result plus(CompactionCleanup.Counts counts) {
+      return new Result(
+          directory,
+          filesBefore,
+          bytesBefore,
+          filesAfter,
+          bytesAfter,
+          groups,
+          retired + counts.retired(),
+          deleted + counts.deleted());
+    }
+  }
 
   private final FileMerger merger;
   private final String extension;
   private final long targetSize;
-  private final Duration grace;
+  private final CompactionCleanup cleanup;
 
   /**
-   * @param grace how long replaced files stay for readers that listed the directory before the
-   *     swap; they are deleted by the first run after it (zero: at once)
+   * @param grace how long replaced files stay under their hidden grace names for FileTables readers
+   *     that listed the directory before the swap; they are deleted by the first run after it
+   *     (zero: deleted at once instead of moved)
    */
   public OfflineCompaction(FileMerger merger, String extension, long targetSize, Duration grace) {
     if (targetSize <= 0) {
       throw new IllegalArgumentException("target size must be positive, got " + targetSize);
     }
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("the grace period must not be negative, got " + grace);
+    }
     this.merger = merger;
     this.extension = extension;
     this.targetSize = targetSize;
-    this.grace = grace;
+    this.cleanup = new CompactionCleanup(grace, LISTING_SETTLE);
   }
 
   /** A visible data file of the directory as readers see it. */
   private record Visible(Path path, long size) {}
 
-  /** Compacts {@code dir} (or, with {@code dryRun}, only computes what it would do). */
-  public Result compact(Path dir, boolean dryRun) throws IOException {
-    int deleted = dryRun ? 0 : cleanUp(dir);
+  /**
+   * Compacts the partition directories {@code dirs} on a thread pool (one thread per core), or with
+   * {@code dryRun} only computes what it would do; one result per directory, in order.
+   */
+  public List<Result> compact(List<Path> dirs, boolean dryRun) throws IOException {
+    int threads = Math.max(1, Math.min(dirs.size(), Runtime.getRuntime().availableProcessors()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Result> merged = inParallel(pool, dirs, dir -> merge(dir, dryRun));
+      if (dryRun) {
+        return merged;
+      }
+      return inParallel(
+          pool,
+          merged,
+          result -> result.groups() > 0 ? result.plus(cleanup.run(result.directory())) : result);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** One step of a phase, for one directory. */
+  private interface Step<I, T> {
+    T apply(I input) throws IOException;
+  }
+
+  private static <I, T> List<T> inParallel(ExecutorService pool, List<I> inputs, Step<I, T> step)
+      throws IOException {
+    List<Future<T>> futures = new ArrayList<>();
+    for (I input : inputs) {
+      futures.add(pool.submit(() -> step.apply(input)));
+    }
+    List<T> results = new ArrayList<>();
+    try {
+      for (Future<T> future : futures) {
+        results.add(future.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while compacting");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause;
+      }
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw new IOException(cause);
+    }
+    return results;
+  }
+
+  /**
+   * Phase one for {@code dir}: cleans up what earlier runs left, then merges and commits its groups
+   * (or, with {@code dryRun}, only computes what it would do).
+   */
+  private Result merge(Path dir, boolean dryRun) throws IOException {
+    CompactionCleanup.Counts cleaned =
+        dryRun ? new CompactionCleanup.Counts(0, 0) : cleanup.run(dir);
     List<Visible> before = visibleFiles(dir);
     List<List<Visible>> groups = plan(before);
     int filesAfter = before.size();
@@ -88,9 +183,6 @@ public final class OfflineCompaction {
         bytesAfter += merged;
       }
     }
-    if (!dryRun && grace.isZero()) {
-      deleted += cleanUp(dir);
-    }
     long bytesBefore = before.stream().mapToLong(Visible::size).sum();
     return new Result(
         dir,
@@ -99,7 +191,8 @@ public final class OfflineCompaction {
         filesAfter,
         dryRun ? bytesBefore : bytesAfter,
         groups.size(),
-        deleted);
+        cleaned.retired(),
+        cleaned.deleted());
   }
 
   /**
@@ -134,7 +227,10 @@ public final class OfflineCompaction {
     return groups;
   }
 
-  /** Merges one group and swaps it in: merged hidden → sidecar → rename (commit) → delete later. */
+  /**
+   * Merges one group and commits it: merged hidden → sidecar → rename (the commit point). Its
+   * inputs are moved out of sight in phase two.
+   */
   private long merge(Path dir, List<Visible> group) throws IOException {
     List<String> names = new ArrayList<>();
     List<Path> inputs = new ArrayList<>();
@@ -152,46 +248,20 @@ public final class OfflineCompaction {
       FileOps.deleteQuietly(hidden);
       throw e;
     }
+    OfflineCompactionFailpoints.reached(Point.MERGED, hidden);
     ReplacedFiles.write(visible, names);
-    FileOps.publish(hidden); // the commit point: from here on readers take the merged file
+    OfflineCompactionFailpoints.reached(Point.SIDECAR_WRITTEN, hidden);
+    FileOps.publish(
+        hidden); // the commit point: from here on FileTables readers take the merged file
+    cleanup.committed(visible);
+    OfflineCompactionFailpoints.reached(Point.COMMITTED, visible);
     LOG.info("Merged {} files of {} into {}", names.size(), dir, visible.getFileName());
     return Files.size(visible);
   }
 
-  /**
-   * Deletes what earlier runs left in {@code dir}: replaced files whose merged file is visible and
-   * whose grace period has passed, sidecars whose merged file is gone (never published, or itself
-   * replaced and deleted), and hidden partial outputs of offline compaction. Returns how many.
-   */
-  int cleanUp(Path dir) throws IOException {
-    int deleted = 0;
-    long now = System.currentTimeMillis();
-    for (Path entry : entries(dir)) {
-      String name = entry.getFileName().toString();
-      if (ReplacedFiles.isSidecar(name)) {
-        Path merged = ReplacedFiles.mergedOf(entry);
-        if (!Files.exists(merged, LinkOption.NOFOLLOW_LINKS)) {
-          // deleted before its merged file only if that file is gone: readers never miss a sidecar
-          deleted += FileOps.deleteQuietly(entry) ? 1 : 0;
-          continue;
-        }
-        long age = now - Files.getLastModifiedTime(entry).toMillis();
-        if (age >= grace.toMillis()) {
-          for (String replaced : ReplacedFiles.read(merged)) {
-            deleted += FileOps.deleteQuietly(dir.resolve(replaced)) ? 1 : 0;
-          }
-        }
-      } else if (PartFileName.isInProgress(name)
-          && name.startsWith(".part-" + CompactedFileName.OFFLINE_UUID + "-")) {
-        deleted += FileOps.deleteQuietly(entry) ? 1 : 0;
-      }
-    }
-    return deleted;
-  }
-
   /** The visible data files of {@code dir}, sorted, without files replaced per the protocol. */
   private static List<Visible> visibleFiles(Path dir) throws IOException {
-    List<Path> all = entries(dir);
+    List<Path> all = CompactionCleanup.entries(dir);
     List<String> visibleNames = new ArrayList<>();
     for (Path entry : all) {
       if (!PartFileName.isHidden(entry.getFileName().toString())) {
@@ -216,17 +286,5 @@ public final class OfflineCompaction {
       }
     }
     return files;
-  }
-
-  private static List<Path> entries(Path dir) throws IOException {
-    Set<Path> entries = new LinkedHashSet<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-      stream.forEach(entries::add);
-    } catch (NoSuchFileException e) {
-      return List.of();
-    }
-    List<Path> sorted = new ArrayList<>(entries);
-    Collections.sort(sorted);
-    return sorted;
   }
 }

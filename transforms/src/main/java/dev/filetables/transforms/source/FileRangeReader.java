@@ -1,6 +1,7 @@
 package dev.filetables.transforms.source;
 
 import dev.filetables.io.files.DataFile;
+import dev.filetables.io.files.ListedFiles;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.BadRecordException;
 import dev.filetables.io.format.FileFormat;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Vanished file</b> (deleted between listing and reading): never an error, whatever the
  *       policy: a warning and metric {@value #VANISHED_FILES}. The listing is a snapshot and the
  *       file has left the table since (retention, a re-written partition); failing would make every
- *       read race with clean-up jobs, and no retry can bring it back.
+ *       read race with clean-up jobs, and no retry can bring it back. A file an offline compaction
+ *       replaced since the listing is not vanished: it is read under its hidden grace name until
+ *       the grace period has passed ({@link ListedFiles}).
  *   <li><b>Empty file</b>: 0 rows for CSV and JSON (not an error); a 0-byte Parquet or Avro file is
  *       not a valid file of its format and is a bad file.
  * </ul>
@@ -343,7 +345,7 @@ public final class FileRangeReader implements Serializable {
         return false;
       }
       try {
-        channel = Files.newByteChannel(TablePaths.of(file.path()));
+        channel = ListedFiles.open(TablePaths.of(file.path()));
       } catch (NoSuchFileException e) {
         vanished("after it was listed; not read");
         return false;

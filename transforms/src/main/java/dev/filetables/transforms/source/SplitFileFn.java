@@ -1,6 +1,7 @@
 package dev.filetables.transforms.source;
 
 import dev.filetables.io.files.DataFile;
+import dev.filetables.io.files.ListedFiles;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.ByteRange;
 import dev.filetables.io.format.FileFormat;
@@ -8,7 +9,6 @@ import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.table.TableOptions;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
 import java.util.List;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.slf4j.Logger;
@@ -40,7 +40,7 @@ class SplitFileFn extends DoFn<DataFile, FileRange> {
       return;
     }
     List<ByteRange> ranges;
-    try (SeekableByteChannel channel = Files.newByteChannel(TablePaths.of(file.path()))) {
+    try (SeekableByteChannel channel = ListedFiles.open(TablePaths.of(file.path()))) {
       ranges = format.split(channel, file.size(), targetSplitSize);
     } catch (IOException | RuntimeException e) {
       // Deleted, unreadable or broken: read it as one range, whose reader meets the same problem

@@ -1,6 +1,7 @@
 package dev.filetables.transforms.source.watch;
 
 import dev.filetables.io.files.DataFile;
+import dev.filetables.io.files.ListedFiles;
 import dev.filetables.io.files.TableListing;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.ByteRange;
@@ -183,7 +184,7 @@ final class DirectoryPoller {
     if (file.size() <= settings.targetSplitSize()) {
       return List.of(ByteRange.of(0, file.size()));
     }
-    try (SeekableByteChannel channel = Files.newByteChannel(TablePaths.of(file.path()))) {
+    try (SeekableByteChannel channel = ListedFiles.open(TablePaths.of(file.path()))) {
       return format.split(channel, file.size(), settings.targetSplitSize());
     } catch (IOException | RuntimeException e) {
       throw new IOException("Cannot split " + file.path() + ": " + e.getMessage(), e);
