@@ -35,9 +35,9 @@ import org.apache.beam.sdk.transforms.ParDo;
  * The batch write and read of {@link BatchWriteReadBenchmark} (N orders into 48 dt/hour Parquet
  * partitions, then read back) and, on the Flink runner, the streaming sink's write of N rows of
  * {@link StreamingSinkBenchmark}'s orders (48 partitions, a finite stream, checkpoints every 2 s),
- * on the local disk, HDFS and S3 side by side in one run. HDFS
- * (MiniDFSCluster) and S3 (s3proxy, filesystem backend) are real servers started here as child JVMs
- * on loopback ({@link StorageServers}); the jobs run in this JVM. A runnable program, not a test:
+ * on the local disk, HDFS and S3 side by side in one run. HDFS (MiniDFSCluster) and S3 (s3proxy,
+ * filesystem backend) are real servers started here as child JVMs on loopback ({@link
+ * StorageServers}); the jobs run in this JVM. A runnable program, not a test:
  *
  * <pre>
  * bin/filetables bench storage [--rows=2000000] [--stores=local,hdfs,s3]
