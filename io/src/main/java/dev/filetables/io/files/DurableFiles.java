@@ -1,6 +1,6 @@
 package dev.filetables.io.files;
 
-import java.io.FilterOutputStream;
+import dev.filetables.io.files.store.SyncOnClose;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -36,28 +36,14 @@ public final class DurableFiles {
   /** Opens {@code file} for writing; its close forces the bytes and the directory entry. */
   static OutputStream create(Path file, Set<? extends OpenOption> options) throws IOException {
     FileChannel channel = FileChannel.open(file, options);
-    return new FilterOutputStream(Channels.newOutputStream(channel)) {
-      private boolean closed;
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len); // FilterOutputStream would write byte by byte
-      }
-
-      @Override
-      public void close() throws IOException {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        try (FileChannel open = channel) {
+    return new SyncOnClose(
+        Channels.newOutputStream(channel),
+        () -> {
           if (ENABLED) {
-            open.force(true);
+            channel.force(true);
           }
-        }
-        syncDirectory(file.toAbsolutePath().getParent());
-      }
-    };
+        },
+        () -> syncDirectory(file.toAbsolutePath().getParent()));
   }
 
   /**

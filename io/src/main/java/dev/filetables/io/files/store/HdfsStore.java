@@ -1,7 +1,6 @@
 package dev.filetables.io.files.store;
 
 import java.io.FileNotFoundException;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
@@ -104,25 +103,7 @@ final class HdfsStore implements Store {
    * or a publish must not refer to bytes a power cut of the DataNodes can take.
    */
   private static OutputStream synced(FSDataOutputStream out) {
-    return new FilterOutputStream(out) {
-      private boolean closed;
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len); // FilterOutputStream would write byte by byte
-      }
-
-      @Override
-      public void close() throws IOException {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        try (FSDataOutputStream file = (FSDataOutputStream) out) {
-          file.hsync();
-        }
-      }
-    };
+    return new SyncOnClose(out, out::hsync, () -> {});
   }
 
   /** A plain hidden file: HDFS publishes it by its atomic rename. */
