@@ -21,10 +21,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.FileSystems;
-import org.apache.beam.sdk.io.Read;
 import org.apache.beam.sdk.io.aws2.options.S3Options;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -193,11 +193,11 @@ public final class StorageBenchmark {
     PipelineOptions options = RunnerOptions.create(args);
     TableSpec table = Orders.table("orders_stream", location, "parquet", Map.of());
     String writeUuid = UUID.randomUUID().toString();
-    Pipeline pipeline = Pipeline.create(options);
-    pipeline
-        .apply("Orders", Read.from(OrdersSource.of(Orders.withPartitions(48)).withTotalRows(rows)))
-        .setRowSchema(Orders.SCHEMA)
-        .apply("WriteOrders", FileTableIO.write(table).withWriteUuid(writeUuid));
+    Pipeline pipeline =
+        BenchJobs.writePipeline(
+            options.as(FlinkPipelineOptions.class),
+            OrdersSource.of(Orders.withPartitions(48)).withTotalRows(rows),
+            FileTableIO.write(table).withWriteUuid(writeUuid));
     Counts before = CountingS3ClientFactory.COUNTER.snapshot();
     Run run = run(pipeline);
     FileTableMaintenance.finishWrite(table, writeUuid);
