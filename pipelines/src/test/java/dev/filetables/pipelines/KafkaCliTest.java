@@ -69,6 +69,8 @@ class KafkaCliTest {
               source.toString(),
               "--to",
               sink.toString(),
+              "--state-dir",
+              dir.resolve("state").toString(),
               "--parallelism=1",
               "--checkpointingInterval=1000"));
       Path log = dir.resolve("cli.log");

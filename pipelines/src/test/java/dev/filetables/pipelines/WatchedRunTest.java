@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
@@ -76,6 +79,8 @@ class WatchedRunTest {
             sink.toString(),
             "--stop-after",
             "25 s",
+            "--state-dir",
+            dir.resolve("state").toString(),
             "--parallelism=2",
             "--checkpointingInterval=1000");
     lander.join();
@@ -118,7 +123,7 @@ class WatchedRunTest {
   }
 
   @Test
-  void refusesASavepointTheEmbeddedRunnerWouldIgnore() throws Exception {
+  void refusesAStateThatDoesNotFitBeforeWritingAnything() throws Exception {
     Path source = dir.resolve("logs.sql");
     Files.writeString(
         source,
@@ -132,6 +137,16 @@ class WatchedRunTest {
             + dir.resolve("copy")
             + "', 'format' = 'json')");
     Files.createDirectories(dir.resolve("landing"));
+    // the state of a run of the same tables whose sink was CSV then
+    Path state = dir.resolve("state");
+    Files.createDirectories(state);
+    Map<String, String> facts =
+        new TreeMap<>(
+            RunDefinition.of(source.toString(), sink.toString(), Optional.empty(), Optional.of(2))
+                .facts());
+    facts.put("sink option 'format'", "csv");
+    RunRecord.start(RunDefinition.of(facts)).write(state.resolve(RunRecord.FILE));
+
     CliRunner run =
         CliRunner.run(
             "run",
@@ -139,10 +154,47 @@ class WatchedRunTest {
             source.toString(),
             "--to",
             sink.toString(),
-            "--savepointPath=" + dir.resolve("savepoint-1"));
-    assertTrue(run.exitCode != 0, run.toString());
+            "--state-dir",
+            state.toString(),
+            "--parallelism=2");
+    assertEquals(1, run.exitCode, run.toString());
     assertTrue(
-        run.err.contains("--savepointPath is ignored by the embedded Flink runner"), run.err);
+        run.err.contains(
+            "the run's state in "
+                + state
+                + " does not fit this command: sink option 'format' was 'csv', now 'json'."),
+        run.err);
+    assertFalse(Files.exists(dir.resolve("copy")), "nothing written");
+    assertEquals(List.of(RunStateDir.LOCK, RunRecord.FILE), names(state));
+  }
+
+  @Test
+  void stateOptionsApplyOnlyToStreamingRunsOnFlink() throws Exception {
+    Path source = dir.resolve("snapshot.sql");
+    Files.writeString(
+        source,
+        "CREATE TABLE snapshot (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("in")
+            + "', 'format' = 'json')");
+    Path sink = dir.resolve("copy.sql");
+    Files.writeString(
+        sink,
+        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("copy")
+            + "', 'format' = 'json')");
+    CliRunner run =
+        CliRunner.run("run", "--from", source.toString(), "--to", sink.toString(), "--fresh");
+    assertEquals(CliException.USAGE, run.exitCode, run.toString());
+    assertTrue(
+        run.err.contains(
+            "--state-dir and --fresh apply only to a watched or Kafka source on Flink"),
+        run.err);
+  }
+
+  private static List<String> names(Path dir) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+    }
   }
 
   private void landFlat(String name, String hour, int firstMinute, int count) throws Exception {

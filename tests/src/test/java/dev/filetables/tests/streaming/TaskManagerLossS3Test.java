@@ -124,6 +124,8 @@ class TaskManagerLossS3Test {
               "--to",
               sinkDdl.toString(),
               "--checkpointingInterval=1000",
+              "--state-dir",
+              dir.resolve("run-state").toString(),
               "--endpoint=" + s3.endpoint(),
               "--awsRegion=" + s3.region());
       VisibleRows visible = new VisibleRows(table);
