@@ -27,8 +27,9 @@ import org.apache.beam.sdk.options.StreamingOptions;
  *
  * <p>On the Flink runner checkpointing is required (files become visible and offsets are committed
  * with checkpoints): without {@code --checkpointingInterval} it is set to {@value
- * #DEFAULT_CHECKPOINT_MILLIS} ms. With {@code --attachedMode=false} (a remote cluster) the command
- * returns once the job is submitted.
+ * #DEFAULT_CHECKPOINT_MILLIS} ms. On Flink the run resumes from its last checkpoint when the same
+ * command starts again ({@link ResumableRun}); with {@code --attachedMode=false} on a cluster the
+ * command returns once the job is submitted.
  */
 final class KafkaRunCommand {
   static final long DEFAULT_CHECKPOINT_MILLIS = 10_000;
