@@ -1,6 +1,5 @@
 package dev.filetables.tests.streaming;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,23 +9,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -50,19 +38,13 @@ import org.slf4j.LoggerFactory;
 class ResumeAfterKillTest {
   private static final Logger LOG = LoggerFactory.getLogger(ResumeAfterKillTest.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** The most files that land: the lander stops earlier once the last start runs. */
-  private static final int MAX_FILES = 1_000;
-
-  private static final int ROWS_PER_FILE = 40;
-  private static final int FILES_PER_PARTITION = 25;
   private static final long LANDING_PAUSE_MILLIS = 400;
 
   /** Files land this long into the last start too. */
   private static final long LANDING_INTO_LAST_START_MILLIS = 3_000;
 
-  private static final long STARTUP_TIMEOUT_MILLIS = TimeUnit.MINUTES.toMillis(3);
-  private static final Pattern PART_FILE = Pattern.compile("part-([0-9a-f-]{36})-.*\\.json");
+  private static final long CLI_TIMEOUT_MILLIS = TimeUnit.MINUTES.toMillis(6);
+  private static final String UP = "filetables: (a new run|resuming the run)";
 
   /** Kept when the test fails: the CLI's logs are in it. */
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -71,28 +53,21 @@ class ResumeAfterKillTest {
   @Test
   void everyLandedRowOnceAfterKillsAndRestartsOfTheCli(TestInfo test) throws Exception {
     Random random = new Random(FailureSeeds.seed(test));
-    Path landing = Files.createDirectories(dir.resolve("landing"));
-    Path table = dir.resolve("copy");
-    Path sourceDdl = Files.writeString(dir.resolve("landing.sql"), sourceDdl(landing));
-    Path sinkDdl = Files.writeString(dir.resolve("copy.sql"), sinkDdl(table));
+    WatchedCopy copy = WatchedCopy.in(dir, LANDING_PAUSE_MILLIS);
     Path state = dir.resolve("state");
     List<String> command =
         List.of(
             "run",
             "--from",
-            sourceDdl.toString(),
+            copy.sourceDdl.toString(),
             "--to",
-            sinkDdl.toString(),
+            copy.sinkDdl.toString(),
             "--state-dir",
             state.toString(),
             "--checkpointingInterval=1000",
             "--parallelism=2");
-    Lander lander = new Lander(landing);
-    for (int n = 0; n < 10; n++) {
-      lander.land(n);
-    }
     // files land all along, whatever the speed of the machine, until the last start runs
-    CompletableFuture<Void> landingDone = CompletableFuture.runAsync(() -> lander.landFrom(10));
+    copy.startLanding(10);
 
     List<String> rounds = new ArrayList<>();
     int resumed = 0;
@@ -103,15 +78,15 @@ class ResumeAfterKillTest {
       List<String> earlierJobs = newestJob(state).map(List::of).orElse(List.of());
       Cli cli = Cli.start(command, dir.resolve("cli-" + round + ".log"));
       try {
-        String up = cli.awaitLine("filetables: (a new run|resuming the run)");
+        String up = cli.awaitLine(UP);
         long upMillis = cli.ageMillis();
         resumed += up.contains("resuming the run") ? 1 : 0;
         if (stops[round].startsWith("checkpointed")) {
           awaitCheckpointOfThisStart(state, cli, earlierJobs);
         }
         Thread.sleep(500 + random.nextInt(stops[round].startsWith("any") ? 8_000 : 3_000));
-        int landed = lander.landed();
-        long visible = visibleRows(table).size();
+        int landed = copy.landed();
+        long visible = copy.countVisible();
         if (stops[round].endsWith("SIGTERM")) {
           cli.process.destroy();
           assertTrue(cli.process.waitFor(60, TimeUnit.SECONDS), "the CLI ends after SIGTERM");
@@ -129,7 +104,7 @@ class ResumeAfterKillTest {
                 + " ms (state read after "
                 + upMillis
                 + " ms: "
-                + up.replaceFirst("^filetables: ", "").replaceFirst(" \\(write .*", "")
+                + up.replaceFirst("^filetables: ", "").replaceFirst(" \\(.*", "")
                 + "; "
                 + landed
                 + " files landed, "
@@ -142,15 +117,21 @@ class ResumeAfterKillTest {
 
     Cli last = Cli.start(command, dir.resolve("cli-last.log"));
     long caughtUp;
-    int landedAtLastStart = lander.landed();
+    int landedAtLastStart = copy.landed();
     try {
-      String up = last.awaitLine("filetables: (a new run|resuming the run)");
+      String up = last.awaitLine(UP);
       resumed += up.contains("resuming the run") ? 1 : 0;
-      caughtUp = awaitVisible(table, (long) landedAtLastStart * ROWS_PER_FILE, last);
+      while (copy.countVisible() < (long) landedAtLastStart * WatchedCopy.ROWS_PER_FILE) {
+        last.check();
+        Thread.sleep(200);
+      }
+      caughtUp = last.ageMillis();
       Thread.sleep(LANDING_INTO_LAST_START_MILLIS);
-      lander.stop();
-      landingDone.get(1, TimeUnit.MINUTES);
-      awaitComplete(table, lander.landed(), last);
+      copy.stopLanding();
+      while (!copy.complete()) {
+        last.check();
+        Thread.sleep(200);
+      }
       last.process.destroy();
       assertTrue(last.process.waitFor(60, TimeUnit.SECONDS), "the last start ends after SIGTERM");
     } finally {
@@ -158,57 +139,14 @@ class ResumeAfterKillTest {
     }
     LOG.info(
         "Rounds: {}; last start: caught up with the {} files landed before it {} ms after its"
-            + " start",
+            + " start; {} files landed in all",
         rounds,
         landedAtLastStart,
-        caughtUp);
+        caughtUp,
+        copy.landed());
 
     assertTrue(resumed >= 2, resumed + " of 4 starts resumed from a checkpoint: " + rounds);
-    Map<String, Integer> seen = visibleRows(table);
-    Map<String, Integer> wrong = new TreeMap<>();
-    Map<String, Integer> landed = landedRows(lander.landed());
-    for (Map.Entry<String, Integer> row : landed.entrySet()) {
-      int count = seen.getOrDefault(row.getKey(), 0);
-      if (count != 1) {
-        wrong.put(row.getKey(), count);
-      }
-    }
-    seen.keySet().stream().filter(k -> !landed.containsKey(k)).forEach(k -> wrong.put(k, -1));
-    assertEquals(
-        Map.of(),
-        wrong.entrySet().stream()
-            .limit(10)
-            .collect(Collectors.toMap(e -> e.getKey(), e -> e.getValue())),
-        wrong.size()
-            + " rows not seen exactly once by DuckDB (count; -1: never landed): "
-            + rounds);
-    assertEquals(
-        (long) lander.landed() * ROWS_PER_FILE,
-        seen.values().stream().mapToLong(Integer::longValue).sum());
-    assertEquals(List.of(), hiddenFiles(table), "hidden files left: " + rounds);
-    assertEquals(List.of(), uncommittedPartitions(table), "partitions without _SUCCESS");
-    assertEquals(1, writeIds(table).size(), "files of one write: " + writeIds(table));
-  }
-
-  private static String sourceDdl(Path landing) {
-    return "CREATE TABLE landing (id BIGINT NOT NULL, msg STRING, dt STRING) PARTITIONED BY (dt)"
-        + " WITH ('connector' = 'filesystem', 'path' = '"
-        + landing
-        + "', 'format' = 'json', 'source.monitor-interval' = '200 ms')";
-  }
-
-  /** Partitions are committed as soon as they have files (process time, no delay). */
-  private static String sinkDdl(Path table) {
-    return "CREATE TABLE copy (id BIGINT NOT NULL, msg STRING, dt STRING) PARTITIONED BY (dt)"
-        + " WITH ('connector' = 'filesystem', 'path' = '"
-        + table
-        + "', 'format' = 'json',"
-        + " 'sink.rolling-policy.rollover-interval' = '1 s',"
-        + " 'sink.rolling-policy.inactivity-interval' = '1 s',"
-        + " 'sink.rolling-policy.check-interval' = '500 ms',"
-        + " 'sink.partition-commit.trigger' = 'process-time',"
-        + " 'sink.partition-commit.delay' = '0 s',"
-        + " 'sink.partition-commit.policy.kind' = 'success-file')";
+    copy.assertEveryLandedRowOnce(rounds.toString());
   }
 
   /** The CLI in its own JVM, as {@code bin/filetables} starts it. */
@@ -216,7 +154,6 @@ class ResumeAfterKillTest {
     final Process process;
     final Path log;
     final long startedNanos = System.nanoTime();
-    final long startedMillis = System.currentTimeMillis();
 
     private Cli(Process process, Path log) {
       this.process = process;
@@ -266,12 +203,12 @@ class ResumeAfterKillTest {
       }
     }
 
-    /** Fails if the CLI ended or its start took too long. */
+    /** Fails if the CLI ended or runs too long. */
     void check() throws IOException {
       if (!process.isAlive()) {
         throw new AssertionError("the CLI ended (exit " + process.exitValue() + "):\n" + log());
       }
-      if (ageMillis() > STARTUP_TIMEOUT_MILLIS + TimeUnit.MINUTES.toMillis(3)) {
+      if (ageMillis() > CLI_TIMEOUT_MILLIS) {
         throw new AssertionError("the CLI took too long:\n" + log());
       }
     }
@@ -310,160 +247,5 @@ class ResumeAfterKillTest {
     return jobs.size() == 0
         ? Optional.empty()
         : Optional.of(jobs.get(jobs.size() - 1).path("id").asText());
-  }
-
-  /** Waits until {@code rows} rows are visible; returns the time since the CLI started. */
-  private static long awaitVisible(Path table, long rows, Cli cli) throws Exception {
-    while (countVisible(table) < rows) {
-      cli.check();
-      Thread.sleep(200);
-    }
-    return cli.ageMillis();
-  }
-
-  /** Waits until every row is visible, no hidden file is left and every partition committed. */
-  private static void awaitComplete(Path table, int files, Cli cli) throws Exception {
-    while (countVisible(table) < (long) files * ROWS_PER_FILE
-        || !hiddenFiles(table).isEmpty()
-        || !uncommittedPartitions(table).isEmpty()
-        || partitions(table).size() < (files + FILES_PER_PARTITION - 1) / FILES_PER_PARTITION) {
-      cli.check();
-      Thread.sleep(200);
-    }
-  }
-
-  /** Lines of the visible JSON files: a cheap count while the job runs. */
-  private static long countVisible(Path table) throws IOException {
-    long lines = 0;
-    for (Path file : IndependentReader.visibleFiles(table, ".json")) {
-      try (Stream<String> content = Files.lines(file)) {
-        lines += content.count();
-      }
-    }
-    return lines;
-  }
-
-  /** Every visible row as {@code id|msg|dt}, with how often DuckDB reads it. */
-  private static Map<String, Integer> visibleRows(Path table) throws Exception {
-    Map<String, Integer> rows = new HashMap<>();
-    try (IndependentReader reader = IndependentReader.open()) {
-      for (Path file : IndependentReader.visibleFiles(table, ".json")) {
-        for (String row :
-            reader.query(
-                "SELECT id, msg, dt FROM read_json("
-                    + IndependentReader.literal(file)
-                    + ", format = 'newline_delimited', hive_partitioning = true,"
-                    + " hive_types_autocast = false,"
-                    + " columns = {'id': 'BIGINT', 'msg': 'VARCHAR'})")) {
-          rows.merge(row, 1, Integer::sum);
-        }
-      }
-    }
-    return rows;
-  }
-
-  private static Map<String, Integer> landedRows(int files) {
-    Map<String, Integer> rows = new HashMap<>();
-    for (int n = 0; n < files; n++) {
-      for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
-        rows.put(id + "|row " + id + "|" + Lander.day(n), 1);
-      }
-    }
-    return rows;
-  }
-
-  /** Files and directories of the table whose name starts with '.' (in-progress, segments). */
-  private static List<String> hiddenFiles(Path table) throws IOException {
-    if (!Files.isDirectory(table)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.walk(table)) {
-      return files
-          .filter(p -> p.getFileName().toString().startsWith("."))
-          .map(p -> table.relativize(p).toString())
-          .sorted()
-          .collect(Collectors.toList());
-    }
-  }
-
-  private static List<Path> partitions(Path table) throws IOException {
-    if (!Files.isDirectory(table)) {
-      return List.of();
-    }
-    try (Stream<Path> dirs = Files.list(table)) {
-      return dirs.filter(p -> p.getFileName().toString().startsWith("dt="))
-          .sorted()
-          .collect(Collectors.toList());
-    }
-  }
-
-  private static List<String> uncommittedPartitions(Path table) throws IOException {
-    List<String> missing = new ArrayList<>();
-    for (Path partition : partitions(table)) {
-      if (!Files.exists(partition.resolve("_SUCCESS"))) {
-        missing.add(partition.getFileName().toString());
-      }
-    }
-    return missing;
-  }
-
-  /** The write ids in the names of the visible part files. */
-  private static TreeSet<String> writeIds(Path table) throws IOException {
-    TreeSet<String> ids = new TreeSet<>();
-    for (Path file : IndependentReader.visibleFiles(table, ".json")) {
-      Matcher name = PART_FILE.matcher(file.getFileName().toString());
-      ids.add(name.matches() ? name.group(1) : "not a part file: " + file.getFileName());
-    }
-    return ids;
-  }
-
-  /**
-   * Lands JSON files atomically (hidden name, then rename) until stopped: file {@code n} holds rows
-   * {@code n*R .. n*R+R-1}, a new day partition every {@link #FILES_PER_PARTITION} files.
-   */
-  private static final class Lander {
-    private final Path root;
-    private final AtomicInteger landed = new AtomicInteger();
-    private final AtomicBoolean stopped = new AtomicBoolean();
-
-    Lander(Path root) {
-      this.root = root;
-    }
-
-    int landed() {
-      return landed.get();
-    }
-
-    static String day(int n) {
-      return LocalDate.of(2020, 5, 20).plusDays(n / FILES_PER_PARTITION).toString();
-    }
-
-    void land(int n) throws IOException {
-      Path target =
-          Files.createDirectories(root.resolve("dt=" + day(n))).resolve("f" + n + ".json");
-      StringBuilder lines = new StringBuilder();
-      for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
-        lines.append("{\"id\": ").append(id).append(", \"msg\": \"row ").append(id).append("\"}\n");
-      }
-      Path hidden = target.resolveSibling(".f" + n + ".json.inprogress");
-      Files.writeString(hidden, lines);
-      Files.move(hidden, target, StandardCopyOption.ATOMIC_MOVE);
-      landed.incrementAndGet();
-    }
-
-    void stop() {
-      stopped.set(true);
-    }
-
-    void landFrom(int first) {
-      try {
-        for (int n = first; n < MAX_FILES && !stopped.get(); n++) {
-          land(n);
-          Thread.sleep(LANDING_PAUSE_MILLIS);
-        }
-      } catch (IOException | InterruptedException e) {
-        throw new IllegalStateException("landing file " + landed() + " failed", e);
-      }
-    }
   }
 }
