@@ -173,7 +173,17 @@ final class ResumableRun {
 
   /** The record this start continues, or a new one; refuses a state that does not fit. */
   private RunRecord recordToRun(RunStateDir state) throws Exception {
-    Optional<RunRecord> previous = state.read();
+    Optional<RunRecord> previous;
+    try {
+      previous = state.read();
+    } catch (CliException e) {
+      if (!request.fresh) {
+        throw new CliException(e.getMessage() + "; start over with --fresh");
+      }
+      state.clear();
+      context.note("--fresh: discarded the unreadable state in " + state.dir());
+      previous = Optional.empty();
+    }
     if (previous.isPresent() && request.fresh) {
       discard(state, previous.get());
       previous = Optional.empty();

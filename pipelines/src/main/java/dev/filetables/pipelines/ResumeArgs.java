@@ -1,7 +1,6 @@
 package dev.filetables.pipelines;
 
 import java.nio.file.Path;
-import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
@@ -45,9 +44,5 @@ final class ResumeArgs {
     if (given() && !streamingOnFlink) {
       throw CliException.usage("--state-dir and --fresh apply only to " + why);
     }
-  }
-
-  Optional<Path> explicitStateDir() {
-    return Optional.ofNullable(stateDir);
   }
 }

@@ -205,6 +205,12 @@ final class RunCommand implements Callable<Integer> {
     String runId = RowCounter.newRun();
     boolean resumable = watchInterval.isPresent() && ResumableRun.supports(options);
     resume.requireResumable(resumable, "a watched or Kafka source on Flink");
+    if (watchInterval.isEmpty()
+        && RunnerOptions.FLINK.equals(options.getRunner().getSimpleName())
+        && options.as(FlinkPipelineOptions.class).getSavepointPath() != null) {
+      throw CliException.usage(
+          "--savepointPath restores a streaming run; a copy of " + source.name() + " is bounded");
+    }
 
     if (watchInterval.isPresent()) {
       context.note(

@@ -122,6 +122,10 @@ final class RunDefinition {
         differences.add(name + " '" + now + "' is new");
       } else if (now == null) {
         differences.add(name + " '" + was + "' is gone");
+      } else if (name.equals(PARALLELISM) && was.matches("\\d+")) {
+        // on the embedded default it is the number of cores unless given
+        differences.add(
+            name + " was '" + was + "', now '" + now + "' (--parallelism=" + was + " resumes it)");
       } else {
         differences.add(name + " was '" + was + "', now '" + now + "'");
       }

@@ -87,7 +87,7 @@ class RunStateTest {
         definition("parquet", Optional.of("dt = 'a'"), 4).differencesFrom(recorded);
     assertEquals(
         List.of(
-            "parallelism was '2', now '4'",
+            "parallelism was '2', now '4' (--parallelism=2 resumes it)",
             "sink option 'format' was 'json', now 'parquet'",
             "where 'dt = 'a'' is new"),
         differences);
@@ -96,7 +96,8 @@ class RunStateTest {
         message.startsWith(
             "the run's state in "
                 + dir.resolve("state")
-                + " does not fit this command: parallelism was '2', now '4'; sink option"),
+                + " does not fit this command: parallelism was '2', now '4' (--parallelism=2"
+                + " resumes it); sink option"),
         message);
     assertTrue(message.contains("--fresh") && message.contains("--state-dir"), message);
     assertFalse(message.contains("\n"), "one line");
