@@ -169,7 +169,7 @@ class WatchedRunTest {
   }
 
   @Test
-  void stateOptionsApplyOnlyToStreamingRunsOnFlink() throws Exception {
+  void stateOptionsAndSavepointsApplyOnlyToStreamingRunsOnFlink() throws Exception {
     Path source = dir.resolve("snapshot.sql");
     Files.writeString(
         source,
@@ -189,6 +189,19 @@ class WatchedRunTest {
         run.err.contains(
             "--state-dir and --fresh apply only to a watched or Kafka source on Flink"),
         run.err);
+    CliRunner savepoint =
+        CliRunner.run(
+            "run",
+            "--from",
+            source.toString(),
+            "--to",
+            sink.toString(),
+            "--savepointPath=" + dir.resolve("savepoint-1"));
+    assertEquals(CliException.USAGE, savepoint.exitCode, savepoint.toString());
+    assertTrue(
+        savepoint.err.contains(
+            "--savepointPath restores a streaming run; a copy of snapshot is bounded"),
+        savepoint.err);
   }
 
   private static List<String> names(Path dir) throws Exception {
