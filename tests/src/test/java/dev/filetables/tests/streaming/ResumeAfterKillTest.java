@@ -55,17 +55,7 @@ class ResumeAfterKillTest {
     Random random = new Random(FailureSeeds.seed(test));
     WatchedCopy copy = WatchedCopy.in(dir, LANDING_PAUSE_MILLIS);
     Path state = dir.resolve("state");
-    List<String> command =
-        List.of(
-            "run",
-            "--from",
-            copy.sourceDdl.toString(),
-            "--to",
-            copy.sinkDdl.toString(),
-            "--state-dir",
-            state.toString(),
-            "--checkpointingInterval=1000",
-            "--parallelism=2");
+    List<String> command = copy.runCommand(state, "--parallelism=2");
     // files land all along, whatever the speed of the machine, until the last start runs
     copy.startLanding(10);
 

@@ -40,16 +40,7 @@ class ResumeOnSessionClusterTest {
   void theSameCommandResumesAfterItsClientAndThenTheWholeClusterWereKilled() throws Exception {
     WatchedCopy copy = WatchedCopy.in(dir, 300);
     Path clusterDir = dir.resolve("cluster");
-    List<String> command =
-        List.of(
-            "run",
-            "--from",
-            copy.sourceDdl.toString(),
-            "--to",
-            copy.sinkDdl.toString(),
-            "--state-dir",
-            dir.resolve("run-state").toString(),
-            "--checkpointingInterval=1000");
+    List<String> command = copy.runCommand(dir.resolve("run-state"));
     List<String> phases = new ArrayList<>();
     long start = System.nanoTime();
     copy.startLanding(10);

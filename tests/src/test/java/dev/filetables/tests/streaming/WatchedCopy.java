@@ -105,16 +105,40 @@ final class WatchedCopy {
   }
 
   private void land(int n) throws IOException {
-    Path target =
-        Files.createDirectories(landing.resolve("dt=" + day(n))).resolve("f" + n + ".json");
+    landFile(landing.resolve("dt=" + day(n)), n, ROWS_PER_FILE);
+    landed.incrementAndGet();
+  }
+
+  /**
+   * Lands {@code dir/f<n>.json} atomically (written under a hidden name, then renamed) with rows
+   * {@code n*R .. n*R+R-1} for {@code R = rowsPerFile}, each {@code {"id": i, "msg": "row i"}}.
+   */
+  static void landFile(Path dir, int n, int rowsPerFile) throws IOException {
+    Path target = Files.createDirectories(dir).resolve("f" + n + ".json");
     StringBuilder lines = new StringBuilder();
-    for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
+    for (long id = (long) n * rowsPerFile; id < (long) (n + 1) * rowsPerFile; id++) {
       lines.append("{\"id\": ").append(id).append(", \"msg\": \"row ").append(id).append("\"}\n");
     }
     Path hidden = target.resolveSibling(".f" + n + ".json.inprogress");
     Files.writeString(hidden, lines);
     Files.move(hidden, target, StandardCopyOption.ATOMIC_MOVE);
-    landed.incrementAndGet();
+  }
+
+  /** {@code run} from the landing directory to the copy, its state in {@code stateDir}. */
+  List<String> runCommand(Path stateDir, String... more) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--from",
+                sourceDdl.toString(),
+                "--to",
+                sinkDdl.toString(),
+                "--state-dir",
+                stateDir.toString(),
+                "--checkpointingInterval=1000"));
+    command.addAll(List.of(more));
+    return command;
   }
 
   private void landFrom(int first) {
