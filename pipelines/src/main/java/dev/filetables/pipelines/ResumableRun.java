@@ -197,9 +197,21 @@ final class ResumableRun {
                 + state.dir()
                 + ")");
       }
-      List<String> differences = request.definition.differencesFrom(recorded.definition);
+      List<String> differences =
+          new ArrayList<>(request.definition.differencesFrom(recorded.definition));
+      if (restoresSavepoint()) {
+        // a job stopped with a savepoint left no hidden file its state does not name
+        differences.removeIf(d -> d.startsWith(RunDefinition.PARALLELISM + " "));
+      }
       if (!differences.isEmpty()) {
         throw new CliException(misfit(state.dir(), differences));
+      }
+      if (!request.definition.facts().equals(recorded.definition.facts())) {
+        context.note(
+            "rescaling the run from the savepoint to parallelism " + options.getParallelism());
+        RunRecord rescaled = recorded.withDefinition(request.definition);
+        state.write(rescaled);
+        return rescaled;
       }
     }
     if (previous.isPresent()) {
@@ -212,6 +224,16 @@ final class ResumableRun {
             + state.dir()
             + " (start the same command again to resume it, --fresh to start over)");
     return started;
+  }
+
+  /** True when {@code --savepointPath} names a savepoint (not a retained checkpoint). */
+  private boolean restoresSavepoint() {
+    String given = options.getSavepointPath();
+    if (given == null || given.isBlank()) {
+      return false;
+    }
+    String name = given.replaceFirst("/+$", "");
+    return name.substring(name.lastIndexOf('/') + 1).startsWith("savepoint-");
   }
 
   /** One line naming what differs and how to go on. */

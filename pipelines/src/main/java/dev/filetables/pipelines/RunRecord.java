@@ -98,6 +98,11 @@ final class RunRecord {
     return new RunRecord(writeUuid, created, definition, kept, finished);
   }
 
+  /** The same run with another definition (a rescale from a savepoint). */
+  RunRecord withDefinition(RunDefinition changed) {
+    return new RunRecord(writeUuid, created, changed, jobs, finished);
+  }
+
   RunRecord finishedNow() {
     return new RunRecord(writeUuid, created, definition, jobs, Optional.of(Instant.now()));
   }

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.filetables.pipelines.FileTablesCli;
+import dev.filetables.tests.CliProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -66,10 +67,10 @@ class ResumeAfterKillTest {
     String[] stops = {"checkpointed kill -9", "any-moment kill -9", "checkpointed SIGTERM"};
     for (int round = 0; round < stops.length; round++) {
       List<String> earlierJobs = newestJob(state).map(List::of).orElse(List.of());
-      Cli cli = Cli.start(command, dir.resolve("cli-" + round + ".log"));
+      CliProcess cli = start(command, dir.resolve("cli-" + round + ".log"));
       try {
-        String up = cli.awaitLine(UP);
-        long upMillis = cli.ageMillis();
+        String up = awaitLine(cli, UP);
+        long upMillis = cli.elapsed().toMillis();
         resumed += up.contains("resuming the run") ? 1 : 0;
         if (stops[round].startsWith("checkpointed")) {
           awaitCheckpointOfThisStart(state, cli, earlierJobs);
@@ -78,19 +79,18 @@ class ResumeAfterKillTest {
         int landed = copy.landed();
         long visible = copy.countVisible();
         if (stops[round].endsWith("SIGTERM")) {
-          cli.process.destroy();
-          assertTrue(cli.process.waitFor(60, TimeUnit.SECONDS), "the CLI ends after SIGTERM");
+          cli.terminate();
+          cli.awaitExit(Duration.ofSeconds(60));
           assertTrue(
-              cli.log().contains("filetables: stopping: cancelling job"),
-              "SIGTERM cancels the job:\n" + cli.log());
+              cli.output().contains("filetables: stopping: cancelling job"),
+              "SIGTERM cancels the job:\n" + cli.output());
         } else {
-          cli.process.destroyForcibly();
-          cli.process.waitFor(30, TimeUnit.SECONDS);
+          cli.kill();
         }
         rounds.add(
             stops[round]
                 + " after "
-                + cli.ageMillis()
+                + cli.elapsed().toMillis()
                 + " ms (state read after "
                 + upMillis
                 + " ms: "
@@ -101,31 +101,31 @@ class ResumeAfterKillTest {
                 + visible
                 + " rows visible)");
       } finally {
-        cli.process.destroyForcibly();
+        cli.kill();
       }
     }
 
-    Cli last = Cli.start(command, dir.resolve("cli-last.log"));
+    CliProcess last = start(command, dir.resolve("cli-last.log"));
     long caughtUp;
     int landedAtLastStart = copy.landed();
     try {
-      String up = last.awaitLine(UP);
+      String up = awaitLine(last, UP);
       resumed += up.contains("resuming the run") ? 1 : 0;
       while (copy.countVisible() < (long) landedAtLastStart * WatchedCopy.ROWS_PER_FILE) {
-        last.check();
+        check(last);
         Thread.sleep(200);
       }
-      caughtUp = last.ageMillis();
+      caughtUp = last.elapsed().toMillis();
       Thread.sleep(LANDING_INTO_LAST_START_MILLIS);
       copy.stopLanding();
       while (!copy.complete()) {
-        last.check();
+        check(last);
         Thread.sleep(200);
       }
-      last.process.destroy();
-      assertTrue(last.process.waitFor(60, TimeUnit.SECONDS), "the last start ends after SIGTERM");
+      last.terminate();
+      last.awaitExit(Duration.ofSeconds(60));
     } finally {
-      last.process.destroyForcibly();
+      last.kill();
     }
     LOG.info(
         "Rounds: {}; last start: caught up with the {} files landed before it {} ms after its"
@@ -139,68 +139,27 @@ class ResumeAfterKillTest {
     copy.assertEveryLandedRowOnce(rounds.toString());
   }
 
-  /** The CLI in its own JVM, as {@code bin/filetables} starts it. */
-  private static final class Cli {
-    final Process process;
-    final Path log;
-    final long startedNanos = System.nanoTime();
-
-    private Cli(Process process, Path log) {
-      this.process = process;
-      this.log = log;
-    }
-
-    static Cli start(List<String> args, Path log) throws IOException {
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(
-          List.of(
-              "--add-opens=java.base/java.util=ALL-UNNAMED",
-              "--add-opens=java.base/java.lang=ALL-UNNAMED",
-              "--add-opens=java.base/java.nio=ALL-UNNAMED",
-              "-Xmx1g",
-              "-cp",
-              System.getProperty("java.class.path"),
-              FileTablesCli.class.getName()));
-      command.addAll(args);
-      Process process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      return new Cli(process, log);
-    }
-
-    String log() throws IOException {
-      return Files.readString(log, StandardCharsets.UTF_8);
-    }
-
-    long ageMillis() {
-      return (System.nanoTime() - startedNanos) / 1_000_000;
-    }
-
-    /** The first log line matching {@code regex}; fails if the CLI ends or takes too long. */
-    String awaitLine(String regex) throws Exception {
-      Pattern pattern = Pattern.compile(regex);
-      while (true) {
-        for (String line : log().split("\\R")) {
-          if (pattern.matcher(line).find()) {
-            return line;
-          }
+  /** Waits for the first output line matching {@code regex}; fails if the CLI ends first. */
+  private static String awaitLine(CliProcess cli, String regex) throws Exception {
+    Pattern pattern = Pattern.compile(regex);
+    while (true) {
+      for (String line : cli.output().split("\\R")) {
+        if (pattern.matcher(line).find()) {
+          return line;
         }
-        check();
-        Thread.sleep(100);
       }
+      check(cli);
+      Thread.sleep(100);
     }
+  }
 
-    /** Fails if the CLI ended or runs too long. */
-    void check() throws IOException {
-      if (!process.isAlive()) {
-        throw new AssertionError("the CLI ended (exit " + process.exitValue() + "):\n" + log());
-      }
-      if (ageMillis() > CLI_TIMEOUT_MILLIS) {
-        throw new AssertionError("the CLI took too long:\n" + log());
-      }
+  /** Fails if the CLI ended or runs too long. */
+  private static void check(CliProcess cli) throws IOException {
+    if (!cli.isAlive()) {
+      throw new AssertionError("the CLI ended:\n" + cli.output());
+    }
+    if (cli.elapsed().toMillis() > CLI_TIMEOUT_MILLIS) {
+      throw new AssertionError("the CLI took too long:\n" + cli.output());
     }
   }
 
@@ -208,8 +167,8 @@ class ResumeAfterKillTest {
    * Waits until the job of this start (the newest job in {@code run.json}, which the CLI writes
    * before it submits the job) has completed a checkpoint.
    */
-  private static void awaitCheckpointOfThisStart(Path state, Cli cli, List<String> earlierJobs)
-      throws Exception {
+  private static void awaitCheckpointOfThisStart(
+      Path state, CliProcess cli, List<String> earlierJobs) throws Exception {
     while (true) {
       Optional<String> job = newestJob(state).filter(id -> !earlierJobs.contains(id));
       if (job.isPresent()) {
@@ -222,9 +181,13 @@ class ResumeAfterKillTest {
           }
         }
       }
-      cli.check();
+      check(cli);
       Thread.sleep(100);
     }
+  }
+
+  private static CliProcess start(List<String> command, Path log) throws IOException {
+    return CliProcess.start(command, Map.of(), Map.of(), log);
   }
 
   /** The id of the run's newest job, from its {@code run.json}. */
