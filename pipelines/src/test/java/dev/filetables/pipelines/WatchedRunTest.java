@@ -169,6 +169,57 @@ class WatchedRunTest {
   }
 
   @Test
+  void aSavepointMayChangeTheParallelismAndAFailedRestoreSaysSo() throws Exception {
+    Path source = dir.resolve("logs.sql");
+    Files.writeString(
+        source,
+        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("landing")
+            + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
+    Path sink = dir.resolve("copy.sql");
+    Files.writeString(
+        sink,
+        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("copy")
+            + "', 'format' = 'json')");
+    Files.createDirectories(dir.resolve("landing"));
+    Path state = dir.resolve("state");
+    Files.createDirectories(state);
+    RunRecord.start(
+            RunDefinition.of(source.toString(), sink.toString(), Optional.empty(), Optional.of(2)))
+        .write(state.resolve(RunRecord.FILE));
+    Path savepoint = dir.resolve("savepoint-0a1b2c-000000000000");
+
+    CliRunner run =
+        CliRunner.run(
+            "run",
+            "--from",
+            source.toString(),
+            "--to",
+            sink.toString(),
+            "--state-dir",
+            state.toString(),
+            "--savepointPath=" + savepoint,
+            "--parallelism=1");
+    assertEquals(1, run.exitCode, run.toString());
+    assertTrue(run.err.contains("rescaling the run from the savepoint to parallelism 1"), run.err);
+    assertTrue(
+        run.err.contains(
+            "filetables: error: could not submit the job to the embedded Flink cluster: Cannot find"
+                + " checkpoint or savepoint file/directory '"
+                + savepoint
+                + "'"),
+        run.err);
+    assertEquals(
+        "1",
+        RunRecord.read(state.resolve(RunRecord.FILE))
+            .orElseThrow()
+            .definition
+            .facts()
+            .get(RunDefinition.PARALLELISM));
+  }
+
+  @Test
   void stateOptionsAndSavepointsApplyOnlyToStreamingRunsOnFlink() throws Exception {
     Path source = dir.resolve("snapshot.sql");
     Files.writeString(
