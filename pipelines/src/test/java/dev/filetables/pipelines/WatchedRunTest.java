@@ -124,28 +124,16 @@ class WatchedRunTest {
 
   @Test
   void refusesAStateThatDoesNotFitBeforeWritingAnything() throws Exception {
-    Path source = dir.resolve("logs.sql");
-    Files.writeString(
-        source,
-        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing")
-            + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
-    Path sink = dir.resolve("copy.sql");
-    Files.writeString(
-        sink,
-        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("copy")
-            + "', 'format' = 'json')");
-    Files.createDirectories(dir.resolve("landing"));
+    Path source = logsDdl();
+    Path sink = copyDdl();
     // the state of a run of the same tables whose sink was CSV then
     Path state = dir.resolve("state");
-    Files.createDirectories(state);
     Map<String, String> facts =
         new TreeMap<>(
             RunDefinition.of(source.toString(), sink.toString(), Optional.empty(), Optional.of(2))
                 .facts());
     facts.put("sink option 'format'", "csv");
-    RunRecord.start(RunDefinition.of(facts)).write(state.resolve(RunRecord.FILE));
+    writeState(state, RunDefinition.of(facts));
 
     CliRunner run =
         CliRunner.run(
@@ -170,24 +158,12 @@ class WatchedRunTest {
 
   @Test
   void aSavepointMayChangeTheParallelismAndAFailedRestoreSaysSo() throws Exception {
-    Path source = dir.resolve("logs.sql");
-    Files.writeString(
-        source,
-        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing")
-            + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
-    Path sink = dir.resolve("copy.sql");
-    Files.writeString(
-        sink,
-        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("copy")
-            + "', 'format' = 'json')");
-    Files.createDirectories(dir.resolve("landing"));
+    Path source = logsDdl();
+    Path sink = copyDdl();
     Path state = dir.resolve("state");
-    Files.createDirectories(state);
-    RunRecord.start(
-            RunDefinition.of(source.toString(), sink.toString(), Optional.empty(), Optional.of(2)))
-        .write(state.resolve(RunRecord.FILE));
+    writeState(
+        state,
+        RunDefinition.of(source.toString(), sink.toString(), Optional.empty(), Optional.of(2)));
     Path savepoint = dir.resolve("savepoint-0a1b2c-000000000000");
 
     CliRunner run =
@@ -227,12 +203,7 @@ class WatchedRunTest {
         "CREATE TABLE snapshot (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
             + dir.resolve("in")
             + "', 'format' = 'json')");
-    Path sink = dir.resolve("copy.sql");
-    Files.writeString(
-        sink,
-        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("copy")
-            + "', 'format' = 'json')");
+    Path sink = copyDdl();
     CliRunner run =
         CliRunner.run("run", "--from", source.toString(), "--to", sink.toString(), "--fresh");
     assertEquals(CliException.USAGE, run.exitCode, run.toString());
@@ -253,6 +224,31 @@ class WatchedRunTest {
         savepoint.err.contains(
             "--savepointPath restores a streaming run; a copy of snapshot is bounded"),
         savepoint.err);
+  }
+
+  /** A watched JSON table of one column over {@code landing}. */
+  private Path logsDdl() throws Exception {
+    Files.createDirectories(dir.resolve("landing"));
+    return Files.writeString(
+        dir.resolve("logs.sql"),
+        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("landing")
+            + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
+  }
+
+  /** Its copy. */
+  private Path copyDdl() throws Exception {
+    return Files.writeString(
+        dir.resolve("copy.sql"),
+        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("copy")
+            + "', 'format' = 'json')");
+  }
+
+  /** The state directory of a run of {@code definition} that has no job yet. */
+  private static void writeState(Path state, RunDefinition definition) throws Exception {
+    Files.createDirectories(state);
+    RunRecord.start(definition).write(state.resolve(RunRecord.FILE));
   }
 
   private static List<String> names(Path dir) throws Exception {
