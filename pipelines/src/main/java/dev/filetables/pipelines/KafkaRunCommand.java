@@ -8,8 +8,10 @@ import dev.filetables.transforms.source.DeadLetterTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
@@ -25,8 +27,9 @@ import org.apache.beam.sdk.options.StreamingOptions;
  *
  * <p>On the Flink runner checkpointing is required (files become visible and offsets are committed
  * with checkpoints): without {@code --checkpointingInterval} it is set to {@value
- * #DEFAULT_CHECKPOINT_MILLIS} ms. With {@code --attachedMode=false} (a remote cluster) the command
- * returns once the job is submitted.
+ * #DEFAULT_CHECKPOINT_MILLIS} ms. On Flink the run resumes from its last checkpoint when the same
+ * command starts again ({@link ResumableRun}); with {@code --attachedMode=false} on a cluster the
+ * command returns once the job is submitted.
  */
 final class KafkaRunCommand {
   static final long DEFAULT_CHECKPOINT_MILLIS = 10_000;
@@ -34,7 +37,13 @@ final class KafkaRunCommand {
   private KafkaRunCommand() {}
 
   static int run(
-      String from, String to, RunnerArgs runner, List<String> pipelineArgs, CliContext context)
+      String from,
+      String to,
+      RunnerArgs runner,
+      List<String> pipelineArgs,
+      ResumeArgs resume,
+      Optional<Duration> stopAfter,
+      CliContext context)
       throws Exception {
     KafkaTableSpec source = TableFiles.loadKafka(from);
     TableSpec sink = TableFiles.load(to);
@@ -65,15 +74,12 @@ final class KafkaRunCommand {
               + DEFAULT_CHECKPOINT_MILLIS / 1000
               + " s (set --checkpointingInterval=<ms> to change)");
     }
+    // the user asked only to submit (a cluster keeps the job), unless the CLI stays with it
+    boolean submitOnly = args.contains("--attachedMode=false");
     PipelineOptions options = RunnerOptions.create(args);
     options.as(StreamingOptions.class).setStreaming(true);
-
-    Pipeline pipeline = Pipeline.create(options);
-    String writeUuid = UUID.randomUUID().toString(); // known here: the post-job publish needs it
-    pipeline
-        .apply("ReadKafka " + source.name(), KafkaTableSource.of(source))
-        .apply("MatchSinkColumns", columns)
-        .apply("WriteSink", FileTableIO.write(sink).withWriteUuid(writeUuid));
+    boolean resumable = ResumableRun.supports(options);
+    resume.requireResumable(resumable, "a watched or Kafka source on Flink");
 
     source.deadLetterPath().ifPresent(root -> writeDeadLetterDdl(source, root, context));
 
@@ -93,22 +99,91 @@ final class KafkaRunCommand {
             + sinkRoot
             + ") on "
             + RunnerOptions.describe(options)
-            + "; it runs until stopped (Ctrl-C)");
-    PipelineResult result = pipeline.run();
-    boolean detached = flink && !options.as(FlinkPipelineOptions.class).getAttachedMode();
-    if (detached) {
+            + stopAfter
+                .map(d -> " for " + Human.duration(d.toMillis()))
+                .orElse("; it runs until stopped (Ctrl-C)"));
+    if (resumable) {
+      FlinkPipelineOptions flinkOptions = options.as(FlinkPipelineOptions.class);
+      boolean embedded = RunnerOptions.LOCAL_MASTER.equals(flinkOptions.getFlinkMaster());
+      ResumableRun.Outcome outcome =
+          ResumableRun.run(
+              new ResumableRun.Request(
+                  context,
+                  flinkOptions,
+                  resume.stateDir(
+                      sink.name(),
+                      RunDefinition.normalizedPath(sinkRoot.toString()),
+                      "kafka " + String.join(";", source.topics())),
+                  resume.fresh(),
+                  RunDefinition.of(
+                      from,
+                      to,
+                      Optional.empty(),
+                      Optional.ofNullable(flinkOptions.getParallelism()).filter(p -> p > 0)),
+                  sink,
+                  writeUuid -> pipeline(options, source, sink, columns, writeUuid),
+                  stopAfter,
+                  RowCounter.newRun(),
+                  embedded || !submitOnly));
+      if (outcome.end == ResumableRun.End.SUBMITTED) {
+        context
+            .out()
+            .println(
+                "submitted the Kafka job "
+                    + outcome.jobId
+                    + " to "
+                    + flinkOptions.getFlinkMaster()
+                    + " (detached); watch and stop it with Flink's REST API or web UI; the same"
+                    + " command resumes it from its latest checkpoint");
+        return 0;
+      }
       context
           .out()
           .println(
-              "submitted the Kafka job to "
-                  + options.as(FlinkPipelineOptions.class).getFlinkMaster()
-                  + " (detached); watch and stop it with Flink's REST API or web UI");
+              "the Kafka job "
+                  + (outcome.end == ResumableRun.End.FINISHED ? "finished" : "stopped")
+                  + " after "
+                  + Human.duration(outcome.elapsedMillis)
+                  + (outcome.end == ResumableRun.End.FINISHED
+                      ? ""
+                      : "; start the same command again to resume"));
       return 0;
     }
-    PipelineResult.State state = result.waitUntilFinish();
-    context.out().println("the Kafka job ended: " + state);
-    PublishLeftoversCommand.afterJob(sink, writeUuid, state, context.out());
-    return state == PipelineResult.State.DONE ? 0 : CliException.FAILURE;
+    // the Direct runner: nothing to resume from
+    String writeUuid = UUID.randomUUID().toString(); // known here: the post-job publish needs it
+    String runId = RowCounter.newRun();
+    PipelineRun run =
+        PipelineRun.execute(
+            pipeline(options, source, sink, columns, writeUuid),
+            context,
+            runId,
+            Optional.of(sinkRoot),
+            stopAfter);
+    if (run.finishedByItself) {
+      PublishLeftoversCommand.afterJob(sink, writeUuid, PipelineResult.State.DONE, context.out());
+    }
+    context
+        .out()
+        .println(
+            "the Kafka job "
+                + (run.finishedByItself ? "ended" : "stopped")
+                + " after "
+                + Human.duration(run.elapsedMillis));
+    return 0;
+  }
+
+  private static Pipeline pipeline(
+      PipelineOptions options,
+      KafkaTableSpec source,
+      TableSpec sink,
+      ColumnMatch columns,
+      String writeUuid) {
+    Pipeline pipeline = Pipeline.create(options);
+    pipeline
+        .apply("ReadKafka " + source.name(), KafkaTableSource.of(source))
+        .apply("MatchSinkColumns", columns)
+        .apply("WriteSink", FileTableIO.write(sink).withWriteUuid(writeUuid));
+    return pipeline;
   }
 
   /**

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
@@ -37,8 +38,11 @@ import picocli.CommandLine.Unmatched;
       "A Kafka source ('connector' = 'kafka') streams into the sink until stopped, with checkpoints (default"
           + " every 10 s on Flink; --checkpointingInterval=<ms>). A watched source ('source.monitor-interval')"
           + " copies each new file until stopped; on Flink also --finishBundleBeforeCheckpointing=true (its"
-          + " watermark reaches the sink). A restart reads every file again unless restored on a cluster"
-          + " (--savepointPath=...)."
+          + " watermark reaches the sink).",
+      "A streaming run on Flink keeps its state (checkpoints, its write's id) in a directory, by default"
+          + " ~/.filetables/runs/<sink>-<hash>: the same command started again after Ctrl-C, kill -9,"
+          + " --stop-after or a crash continues from the last completed checkpoint, exactly once."
+          + " --fresh starts over; --state-dir chooses the directory."
     })
 final class RunCommand implements Callable<Integer> {
   /**
@@ -68,6 +72,8 @@ final class RunCommand implements Callable<Integer> {
       paramLabel = "<duration>",
       description = "stop a watched run after this long, e.g. \"10 min\"")
   private String stopAfterText;
+
+  @Mixin private ResumeArgs resume;
 
   @Mixin private RunnerArgs runner;
 
@@ -112,30 +118,43 @@ final class RunCommand implements Callable<Integer> {
     return new ArrayList<>(merged.values());
   }
 
-  /**
-   * Beam 2.62 applies {@code --savepointPath} only when it submits to a remote cluster: the
-   * embedded runner would silently start from scratch, and a watched run would copy every file
-   * again.
-   */
-  static void refuseIgnoredSavepoint(PipelineOptions options) {
-    if (!RunnerOptions.FLINK.equals(options.getRunner().getSimpleName())) {
-      return;
-    }
-    FlinkPipelineOptions flink = options.as(FlinkPipelineOptions.class);
-    if (flink.getSavepointPath() != null
-        && RunnerOptions.LOCAL_MASTER.equals(flink.getFlinkMaster())) {
-      throw CliException.usage(
-          "--savepointPath is ignored by the embedded Flink runner ([local]): the job would start from scratch;"
-              + " restore on a Flink cluster (--preset=flink-cluster or --flinkMaster=host:port)");
-    }
-  }
-
   private static Duration duration(String text) {
     try {
       return Durations.parse(text);
     } catch (RuntimeException e) {
       throw CliException.usage("invalid --stop-after '" + text + "': " + e.getMessage());
     }
+  }
+
+  /**
+   * The copy: read (filtered by {@code where}), match the sink's columns, count, write; a streaming
+   * write with {@code writeUuid} (null for a bounded copy, whose id is its own).
+   */
+  private static Pipeline pipeline(
+      PipelineOptions options,
+      TableSpec source,
+      TableSpec sink,
+      Optional<String> where,
+      ColumnMatch columns,
+      String runId,
+      String writeUuid) {
+    Pipeline pipeline = Pipeline.create(options);
+    FileTableIO.Write write = FileTableIO.write(sink);
+    if (writeUuid != null) {
+      write = write.withWriteUuid(writeUuid);
+    }
+    PCollection<WrittenFile> written =
+        pipeline
+            .apply(
+                "ReadSource",
+                where.isPresent()
+                    ? FileTableIO.read(source).withPartitionFilter(where.get())
+                    : FileTableIO.read(source))
+            .apply("MatchSinkColumns", columns)
+            .apply("CountRows", RowCounter.of(runId))
+            .apply("WriteSink", write);
+    written.apply("Summarize", WriteSummary.count());
+    return pipeline;
   }
 
   private int run(CliContext context) throws Exception {
@@ -151,7 +170,8 @@ final class RunCommand implements Callable<Integer> {
         throw new CliException(
             "--where selects partitions of a file table; " + from + " is a Kafka table");
       }
-      return KafkaRunCommand.run(from, to, runner, pipelineArgs, context);
+      Optional<Duration> stopAfter = Optional.ofNullable(stopAfterText).map(RunCommand::duration);
+      return KafkaRunCommand.run(from, to, runner, pipelineArgs, resume, stopAfter, context);
     }
     TableSpec source = TableFiles.load(from);
     TableSpec sink = TableFiles.load(to);
@@ -182,26 +202,15 @@ final class RunCommand implements Callable<Integer> {
       args = withStreamingDefaults(args);
     }
     PipelineOptions options = RunnerOptions.create(args);
-    refuseIgnoredSavepoint(options);
-    Pipeline pipeline = Pipeline.create(options);
     String runId = RowCounter.newRun();
-    // a watched (streaming) write: its id is known here for the post-job publish
-    String writeUuid = java.util.UUID.randomUUID().toString();
-    FileTableIO.Write write = FileTableIO.write(sink);
-    if (watchInterval.isPresent()) {
-      write = write.withWriteUuid(writeUuid);
+    boolean resumable = watchInterval.isPresent() && ResumableRun.supports(options);
+    resume.requireResumable(resumable, "a watched or Kafka source on Flink");
+    if (watchInterval.isEmpty()
+        && RunnerOptions.FLINK.equals(options.getRunner().getSimpleName())
+        && options.as(FlinkPipelineOptions.class).getSavepointPath() != null) {
+      throw CliException.usage(
+          "--savepointPath restores a streaming run; a copy of " + source.name() + " is bounded");
     }
-    PCollection<WrittenFile> written =
-        pipeline
-            .apply(
-                "ReadSource",
-                where.isPresent()
-                    ? FileTableIO.read(source).withPartitionFilter(where.get())
-                    : FileTableIO.read(source))
-            .apply("MatchSinkColumns", columns)
-            .apply("CountRows", RowCounter.of(runId))
-            .apply("WriteSink", write);
-    written.apply("Summarize", WriteSummary.count());
 
     if (watchInterval.isPresent()) {
       context.note(
@@ -218,10 +227,48 @@ final class RunCommand implements Callable<Integer> {
               + stopAfter
                   .map(d -> " for " + Human.duration(d.toMillis()))
                   .orElse(" until stopped (Ctrl-C)"));
+    }
+    if (resumable) {
+      ResumableRun.Outcome outcome =
+          ResumableRun.run(
+              new ResumableRun.Request(
+                  context,
+                  options.as(FlinkPipelineOptions.class),
+                  resume.stateDir(
+                      sink.name(),
+                      RunDefinition.normalizedPath(sinkRoot.toString()),
+                      "files " + RunDefinition.normalizedPath(sourceRoot.toString())),
+                  resume.fresh(),
+                  RunDefinition.of(
+                      from,
+                      to,
+                      where,
+                      Optional.ofNullable(options.as(FlinkPipelineOptions.class).getParallelism())
+                          .filter(p -> p > 0)),
+                  sink,
+                  writeUuid -> pipeline(options, source, sink, where, columns, runId, writeUuid),
+                  stopAfter,
+                  runId,
+                  true));
+      context
+          .out()
+          .println(
+              (outcome.end == ResumableRun.End.FINISHED ? "finished after " : "stopped after ")
+                  + Human.duration(outcome.elapsedMillis)
+                  + "; files published so far are under "
+                  + sinkRoot
+                  + (outcome.end == ResumableRun.End.FINISHED
+                      ? ""
+                      : "; start the same command again to resume"));
+      return 0;
+    }
+    if (watchInterval.isPresent()) {
+      // the Direct runner: nothing to resume from
+      String writeUuid = UUID.randomUUID().toString();
+      Pipeline pipeline = pipeline(options, source, sink, where, columns, runId, writeUuid);
       PipelineRun run =
           PipelineRun.execute(pipeline, context, runId, Optional.of(sinkRoot), stopAfter);
       if (run.finishedByItself) {
-        // a watched run ends by itself only if its job was drained (stop with savepoint --drain)
         PublishLeftoversCommand.afterJob(sink, writeUuid, PipelineResult.State.DONE, context.out());
       }
       context
@@ -233,6 +280,7 @@ final class RunCommand implements Callable<Integer> {
                   + sinkRoot);
       return 0;
     }
+    Pipeline pipeline = pipeline(options, source, sink, where, columns, runId, null);
     context.note(
         "copying "
             + source.name()

@@ -7,6 +7,8 @@ import dev.filetables.io.format.RecordEncoder;
 import dev.filetables.io.kafka.KafkaTableSpec;
 import dev.filetables.pipelines.kafka.LocalKafkaBroker;
 import dev.filetables.pipelines.kafka.RowProducer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The command line with Kafka: {@code run --from <kafka.sql> --to <table.sql>} streams a real
  * broker's topic into a table (in a child JVM, stopped once the table is complete, as a user would
- * press Ctrl-C), {@code demo --kafka} runs end to end, and Kafka definitions fail clearly.
+ * press Ctrl-C) and, started again after more records came, resumes from its checkpoint with every
+ * record once; {@code demo --kafka} runs end to end, and Kafka definitions fail clearly.
  */
 @Tag("cluster")
 class KafkaCliTest {
@@ -51,7 +54,7 @@ class KafkaCliTest {
               "  'sink.rolling-policy.check-interval' = '500 ms',",
               "  'partition.time-extractor.timestamp-pattern' = '$dt $hour:00:00', 'sink.partition-derive.time-column' = 'order_ts')"));
       KafkaTableSpec spec = TableFiles.loadKafka(source.toString());
-      produce(broker, spec, rows);
+      produce(broker, spec, 0, rows, 2 * rows);
 
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -69,39 +72,75 @@ class KafkaCliTest {
               source.toString(),
               "--to",
               sink.toString(),
+              "--state-dir",
+              dir.resolve("state").toString(),
               "--parallelism=1",
               "--checkpointingInterval=1000"));
-      Path log = dir.resolve("cli.log");
-      Process cli =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      try {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        long lines = 0;
-        while (System.nanoTime() < deadline && cli.isAlive()) {
-          lines = jsonLines(table);
-          if (lines >= rows) {
-            break;
-          }
-          Thread.sleep(500);
+      String first = streamUntil(command, dir.resolve("cli.log"), table, rows);
+      assertTrue(
+          first.contains("streaming Kafka topic orders at " + broker.bootstrapServers()), first);
+      assertTrue(
+          first.contains("checkpointing every 10 s") || first.contains("runs until stopped"),
+          first);
+      assertTrue(first.contains("filetables: stopping: cancelling job"), first);
+
+      // produced while no job runs: the same command resumes from the stopped job's checkpoint
+      produce(broker, spec, rows, 2 * rows, 2 * rows);
+      String second = streamUntil(command, dir.resolve("cli-again.log"), table, 2 * rows);
+      assertTrue(second.contains("filetables: resuming the run from its checkpoint"), second);
+      Thread.sleep(3_000); // anything read twice would show by now
+      assertEquals(2 * rows, jsonLines(table), second);
+      assertEquals(2 * rows, distinctOrderIds(table), second);
+    }
+  }
+
+  /**
+   * Runs the CLI in a child JVM until the table shows {@code rows} lines, then stops it as Ctrl-C
+   * would (SIGTERM runs the same shutdown hook); returns what it printed.
+   */
+  private static String streamUntil(List<String> command, Path log, Path table, long rows)
+      throws Exception {
+    Process cli =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+      long lines = 0;
+      while (System.nanoTime() < deadline && cli.isAlive()) {
+        lines = jsonLines(table);
+        if (lines >= rows) {
+          break;
         }
-        String output = Files.readString(log);
-        assertTrue(cli.isAlive(), "the streaming run ended by itself:\n" + output);
-        assertEquals(rows, lines, output);
-        assertTrue(
-            output.contains("streaming Kafka topic orders at " + broker.bootstrapServers()),
-            output);
-        assertTrue(
-            output.contains("checkpointing every 10 s") || output.contains("runs until stopped"),
-            output);
-      } finally {
-        cli.destroy();
-        if (!cli.waitFor(20, TimeUnit.SECONDS)) {
-          cli.destroyForcibly();
-        }
+        Thread.sleep(500);
       }
+      assertTrue(cli.isAlive(), "the streaming run ended by itself:\n" + Files.readString(log));
+      assertEquals(rows, lines, Files.readString(log));
+      cli.destroy();
+      assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the CLI ends after SIGTERM");
+      return Files.readString(log);
+    } finally {
+      cli.destroyForcibly();
+    }
+  }
+
+  private static long distinctOrderIds(Path table) throws Exception {
+    try (Stream<Path> files = Files.walk(table)) {
+      return files
+          .filter(
+              p ->
+                  p.getFileName().toString().endsWith(".json")
+                      && !p.getFileName().toString().startsWith("."))
+          .flatMap(
+              f -> {
+                try {
+                  return Files.readAllLines(f, StandardCharsets.UTF_8).stream();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .filter(l -> !l.isBlank())
+          .map(l -> l.replaceFirst(".*\"order_id\":\\s*(\\d+).*", "$1"))
+          .distinct()
+          .count();
     }
   }
 
@@ -153,7 +192,9 @@ class KafkaCliTest {
     assertEquals(CliException.USAGE, flagWithValue.exitCode, flagWithValue.toString());
   }
 
-  private static void produce(LocalKafkaBroker broker, KafkaTableSpec spec, long rows) {
+  /** Orders {@code from .. to-1} of a data set of {@code total}. */
+  private static void produce(
+      LocalKafkaBroker broker, KafkaTableSpec spec, long from, long to, long total) {
     Schema schema = spec.schema();
     try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
       RowProducer.produce(
@@ -162,13 +203,13 @@ class KafkaCliTest {
           RecordEncoder.of(spec.format(), schema),
           "order_id",
           i -> {
-            Row order = OrdersDataset.order(i, rows, 7);
+            Row order = OrdersDataset.order(i, total, 7);
             List<Object> values = new ArrayList<>();
             schema.getFieldNames().forEach(name -> values.add(order.getValue(name)));
             return Row.withSchema(schema).attachValues(values);
           },
-          0,
-          rows);
+          from,
+          to);
     }
   }
 

@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
@@ -76,6 +79,8 @@ class WatchedRunTest {
             sink.toString(),
             "--stop-after",
             "25 s",
+            "--state-dir",
+            dir.resolve("state").toString(),
             "--parallelism=2",
             "--checkpointingInterval=1000");
     lander.join();
@@ -118,20 +123,18 @@ class WatchedRunTest {
   }
 
   @Test
-  void refusesASavepointTheEmbeddedRunnerWouldIgnore() throws Exception {
-    Path source = dir.resolve("logs.sql");
-    Files.writeString(
-        source,
-        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("landing")
-            + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
-    Path sink = dir.resolve("copy.sql");
-    Files.writeString(
-        sink,
-        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
-            + dir.resolve("copy")
-            + "', 'format' = 'json')");
-    Files.createDirectories(dir.resolve("landing"));
+  void refusesAStateThatDoesNotFitBeforeWritingAnything() throws Exception {
+    Path source = logsDdl();
+    Path sink = copyDdl();
+    // the state of a run of the same tables whose sink was CSV then
+    Path state = dir.resolve("state");
+    Map<String, String> facts =
+        new TreeMap<>(
+            RunDefinition.of(source.toString(), sink.toString(), Optional.empty(), Optional.of(2))
+                .facts());
+    facts.put("sink option 'format'", "csv");
+    writeState(state, RunDefinition.of(facts));
+
     CliRunner run =
         CliRunner.run(
             "run",
@@ -139,10 +142,119 @@ class WatchedRunTest {
             source.toString(),
             "--to",
             sink.toString(),
-            "--savepointPath=" + dir.resolve("savepoint-1"));
-    assertTrue(run.exitCode != 0, run.toString());
+            "--state-dir",
+            state.toString(),
+            "--parallelism=2");
+    assertEquals(1, run.exitCode, run.toString());
     assertTrue(
-        run.err.contains("--savepointPath is ignored by the embedded Flink runner"), run.err);
+        run.err.contains(
+            "the run's state in "
+                + state
+                + " does not fit this command: sink option 'format' was 'csv', now 'json'."),
+        run.err);
+    assertFalse(Files.exists(dir.resolve("copy")), "nothing written");
+    assertEquals(List.of(RunStateDir.LOCK, RunRecord.FILE), names(state));
+  }
+
+  @Test
+  void aSavepointMayChangeTheParallelismAndAFailedRestoreSaysSo() throws Exception {
+    Path source = logsDdl();
+    Path sink = copyDdl();
+    Path state = dir.resolve("state");
+    writeState(
+        state,
+        RunDefinition.of(source.toString(), sink.toString(), Optional.empty(), Optional.of(2)));
+    Path savepoint = dir.resolve("savepoint-0a1b2c-000000000000");
+
+    CliRunner run =
+        CliRunner.run(
+            "run",
+            "--from",
+            source.toString(),
+            "--to",
+            sink.toString(),
+            "--state-dir",
+            state.toString(),
+            "--savepointPath=" + savepoint,
+            "--parallelism=1");
+    assertEquals(1, run.exitCode, run.toString());
+    assertTrue(run.err.contains("rescaling the run from the savepoint to parallelism 1"), run.err);
+    assertTrue(
+        run.err.contains(
+            "filetables: error: could not submit the job to the embedded Flink cluster: Cannot find"
+                + " checkpoint or savepoint file/directory '"
+                + savepoint
+                + "'"),
+        run.err);
+    assertEquals(
+        "1",
+        RunRecord.read(state.resolve(RunRecord.FILE))
+            .orElseThrow()
+            .definition
+            .facts()
+            .get(RunDefinition.PARALLELISM));
+  }
+
+  @Test
+  void stateOptionsAndSavepointsApplyOnlyToStreamingRunsOnFlink() throws Exception {
+    Path source = dir.resolve("snapshot.sql");
+    Files.writeString(
+        source,
+        "CREATE TABLE snapshot (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("in")
+            + "', 'format' = 'json')");
+    Path sink = copyDdl();
+    CliRunner run =
+        CliRunner.run("run", "--from", source.toString(), "--to", sink.toString(), "--fresh");
+    assertEquals(CliException.USAGE, run.exitCode, run.toString());
+    assertTrue(
+        run.err.contains(
+            "--state-dir and --fresh apply only to a watched or Kafka source on Flink"),
+        run.err);
+    CliRunner savepoint =
+        CliRunner.run(
+            "run",
+            "--from",
+            source.toString(),
+            "--to",
+            sink.toString(),
+            "--savepointPath=" + dir.resolve("savepoint-1"));
+    assertEquals(CliException.USAGE, savepoint.exitCode, savepoint.toString());
+    assertTrue(
+        savepoint.err.contains(
+            "--savepointPath restores a streaming run; a copy of snapshot is bounded"),
+        savepoint.err);
+  }
+
+  /** A watched JSON table of one column over {@code landing}. */
+  private Path logsDdl() throws Exception {
+    Files.createDirectories(dir.resolve("landing"));
+    return Files.writeString(
+        dir.resolve("logs.sql"),
+        "CREATE TABLE logs (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("landing")
+            + "', 'format' = 'json', 'source.monitor-interval' = '1 s')");
+  }
+
+  /** Its copy. */
+  private Path copyDdl() throws Exception {
+    return Files.writeString(
+        dir.resolve("copy.sql"),
+        "CREATE TABLE copy (level STRING) WITH ('connector' = 'filesystem', 'path' = '"
+            + dir.resolve("copy")
+            + "', 'format' = 'json')");
+  }
+
+  /** The state directory of a run of {@code definition} that has no job yet. */
+  private static void writeState(Path state, RunDefinition definition) throws Exception {
+    Files.createDirectories(state);
+    RunRecord.start(definition).write(state.resolve(RunRecord.FILE));
+  }
+
+  private static List<String> names(Path dir) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+    }
   }
 
   private void landFlat(String name, String hour, int firstMinute, int count) throws Exception {

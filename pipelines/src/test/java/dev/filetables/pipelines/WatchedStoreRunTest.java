@@ -95,6 +95,8 @@ class WatchedStoreRunTest {
                 sink.toString(),
                 "--stop-after",
                 "30 s",
+                "--state-dir",
+                dir.resolve("state").toString(),
                 "--parallelism=2",
                 "--checkpointingInterval=1000"));
     args.addAll(servers.pipelineArgs());

@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
  * The {@code filetables} command line in a child JVM on this JVM's class path, for what a JVM reads
  * once from its environment (e.g. {@code HADOOP_CONF_DIR}): each run gets the environment it is
  * given. Its standard output and error go to one log file, which the test can watch while it runs.
+ * Public for the tests of other packages ({@code streaming}'s resume tests).
  */
-final class CliProcess implements AutoCloseable {
+public final class CliProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final long started = System.nanoTime();
@@ -31,7 +32,7 @@ final class CliProcess implements AutoCloseable {
    * Starts {@code filetables <args>} with this JVM's environment changed by {@code environment} (a
    * null value removes the variable) and with the system properties {@code properties}.
    */
-  static CliProcess start(
+  public static CliProcess start(
       List<String> args, Map<String, String> environment, Map<String, String> properties, Path log)
       throws IOException {
     return start(FileTablesCli.class, args, environment, properties, log);
@@ -72,12 +73,23 @@ final class CliProcess implements AutoCloseable {
   }
 
   /** Time since the start. */
-  Duration elapsed() {
+  public Duration elapsed() {
     return Duration.ofNanos(System.nanoTime() - started);
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** Sends SIGTERM, which runs the JVM's shutdown hooks as Ctrl-C's SIGINT does. */
+  public void terminate() {
+    process.destroy();
+  }
+
+  /** Ends the JVM with SIGKILL ({@code kill -9}) and waits until it is gone. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
   }
 
   /**
@@ -100,7 +112,7 @@ final class CliProcess implements AutoCloseable {
   }
 
   /** Waits for the exit code; fails if the process still runs after {@code timeout}. */
-  int awaitExit(Duration timeout) throws IOException, InterruptedException {
+  public int awaitExit(Duration timeout) throws IOException, InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new AssertionError(
           "the command still runs after " + timeout.toSeconds() + " s:\n" + output());
@@ -109,7 +121,7 @@ final class CliProcess implements AutoCloseable {
   }
 
   /** Everything it printed so far. */
-  String output() throws IOException {
+  public String output() throws IOException {
     return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
   }
 

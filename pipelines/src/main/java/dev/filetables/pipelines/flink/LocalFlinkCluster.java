@@ -76,6 +76,15 @@ public final class LocalFlinkCluster implements AutoCloseable {
    * Starts a cluster of one task manager with {@code slots} slots, REST on a random loopback port.
    */
   public static LocalFlinkCluster start(Path workDir, int slots) throws Exception {
+    return start(workDir, slots, new Configuration());
+  }
+
+  /**
+   * Like {@link #start(Path, int)}, with {@code extra} settings on top of this class's (e.g. {@code
+   * state.checkpoints.num-retained}).
+   */
+  public static LocalFlinkCluster start(Path workDir, int slots, Configuration extra)
+      throws Exception {
     Path checkpoints = Files.createDirectories(workDir.resolve("checkpoints"));
     Path savepoints = Files.createDirectories(workDir.resolve("savepoints"));
     Path jar = writeEmptyJar(workDir.resolve("empty-job.jar"));
@@ -90,6 +99,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
     config.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
     config.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
     config.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
+    config.addAll(extra);
 
     MiniCluster cluster =
         new MiniCluster(

@@ -61,7 +61,10 @@ final class FailureSeeds {
           Map.entry(
               "TaskManagerLossS3Test.everyLandedRowOnceInTheS3TableDespiteAKilledTaskManager",
               1_016_001L),
-          Map.entry("CompactionExactlyOnceTest.everyRowIsVisibleOnceOnHdfs", 1_016_002L));
+          Map.entry("CompactionExactlyOnceTest.everyRowIsVisibleOnceOnHdfs", 1_016_002L),
+          // when the CLI of a watched run is killed and started again
+          Map.entry(
+              "ResumeAfterKillTest.everyLandedRowOnceAfterKillsAndRestartsOfTheCli", 1_017_001L));
 
   private FailureSeeds() {}
 

@@ -62,6 +62,8 @@ class FlinkSessionClusterTest {
         sourceDdl.toString(),
         "--to",
         sinkDdl.toString(),
+        "--state-dir",
+        sinkDdl.resolveSibling("run-state").toString(),
         // nothing beyond what users give: the sink needs no stable-input drain (it has no
         // @RequiresStableInput step), a drained stop publishes at its synchronous savepoint
         "--checkpointingInterval=1000");

@@ -124,7 +124,7 @@ final class ScriptedFlinkCluster implements AutoCloseable {
     Path log = clientLog(jobName);
     long start = System.nanoTime();
     Process process = startClientProcess(mainClass, args, jobName, log);
-    Client client = new Client(process);
+    Client client = new Client(process, log);
     try {
       long deadline = start + TimeUnit.MINUTES.toNanos(5);
       Optional<String> id = jobId(jobName);
@@ -161,14 +161,27 @@ final class ScriptedFlinkCluster implements AutoCloseable {
   /** A client JVM that stays with its job; {@link #close} ends the JVM (SIGKILL if need be). */
   static final class Client implements AutoCloseable {
     private final Process process;
+    private final Path log;
     private String jobId;
 
-    private Client(Process process) {
+    private Client(Process process, Path log) {
       this.process = process;
+      this.log = log;
     }
 
     String jobId() {
       return jobId;
+    }
+
+    /** What the client printed so far. */
+    String log() throws IOException {
+      return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /** Ends the client's JVM with {@code kill -9}, as a crash would. */
+    void kill() throws InterruptedException {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
     }
 
     @Override

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -124,6 +123,8 @@ class TaskManagerLossS3Test {
               "--to",
               sinkDdl.toString(),
               "--checkpointingInterval=1000",
+              "--state-dir",
+              dir.resolve("run-state").toString(),
               "--endpoint=" + s3.endpoint(),
               "--awsRegion=" + s3.region());
       VisibleRows visible = new VisibleRows(table);
@@ -296,15 +297,7 @@ class TaskManagerLossS3Test {
     }
 
     void land(int n) throws IOException {
-      Path target = root.resolve(partition(n)).resolve("f" + n + ".json");
-      Files.createDirectories(target.getParent());
-      StringBuilder lines = new StringBuilder();
-      for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
-        lines.append("{\"id\": ").append(id).append(", \"msg\": \"row ").append(id).append("\"}\n");
-      }
-      Path hidden = target.resolveSibling(".f" + n + ".json.inprogress");
-      Files.writeString(hidden, lines);
-      Files.move(hidden, target, StandardCopyOption.ATOMIC_MOVE);
+      WatchedCopy.landFile(root.resolve(partition(n)), n, ROWS_PER_FILE);
       landed.incrementAndGet();
     }
 

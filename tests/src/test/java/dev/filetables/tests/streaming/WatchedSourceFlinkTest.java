@@ -13,7 +13,6 @@ import dev.filetables.transforms.FileTableIO;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -84,15 +83,7 @@ class WatchedSourceFlinkTest {
   /** Lands file {@code n} (rows n*R .. n*R+R-1) atomically; a new hour partition every 5 files. */
   private void land(int n) throws IOException {
     String partition = "dt=2020-05-" + (20 + n / 20) + "/hour=" + String.format("%02d", n / 5 % 4);
-    Path target = landingRoot.resolve(partition).resolve("f" + n + ".json");
-    Files.createDirectories(target.getParent());
-    StringBuilder lines = new StringBuilder();
-    for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
-      lines.append("{\"id\": ").append(id).append(", \"msg\": \"row ").append(id).append("\"}\n");
-    }
-    Path hidden = target.resolveSibling(".f" + n + ".json.inprogress");
-    Files.writeString(hidden, lines);
-    Files.move(hidden, target, StandardCopyOption.ATOMIC_MOVE);
+    WatchedCopy.landFile(landingRoot.resolve(partition), n, ROWS_PER_FILE);
   }
 
   /** Lands files {@code from .. to-1} in the background, one every {@code pauseMillis}. */
