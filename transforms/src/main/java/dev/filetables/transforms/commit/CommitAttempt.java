@@ -134,7 +134,8 @@ final class CommitAttempt {
     }
     done(context, out);
     overdue.clear();
-    forget.withOutputTimestamp(PartitionCommitFn.NO_HOLD).offset(fn.retention).setRelative();
+    // bookkeeping, not a commit: no hold, or the Direct runner would wait for it (see TimerHolds)
+    forget.withNoOutputTimestamp().offset(fn.retention).setRelative();
   }
 
   void runAtEndOfInput(
