@@ -197,6 +197,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("timeError") ValueState<String> timeError,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
       @StateId("committedNames") BagState<String> committedNames,
+      @StateId("lastProblem") ValueState<String> lastProblem,
       @TimerId("watermarkPassed") Timer watermarkPassed,
       @TimerId("commitNow") Timer commitNow,
       @TimerId("overdue") Timer overdue) {
@@ -242,6 +243,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
     trigger.onFile(
         path, newRound, new TriggerState(due, threshold, timeError), watermarkPassed, commitNow);
+    CommitAttempt.onPublished(lastProblem, commitNow);
   }
 
   @OnTimer("watermarkPassed")

@@ -345,6 +345,53 @@ class PartitionCommitTest {
     assertEquals(2, manifest.files().size());
   }
 
+  /**
+   * A due partition that waits for its last hidden file is committed at the first check after that
+   * file is published, not when the backoff of its waits comes round (8 s here, up to a minute).
+   * Processing time is the test's, so this is about order, not speed.
+   */
+  @Test
+  void waitingPartitionIsCommittedWhenItsLastFileIsPublishedNotAfterTheBackoff() throws Exception {
+    TableSpec table =
+        CommitTestSupport.hourly(
+            root,
+            TableOptions.COMMIT_TRIGGER,
+            "partition-time",
+            TableOptions.COMMIT_DELAY,
+            "1 h",
+            TableOptions.TIME_EXTRACTOR_PATTERN,
+            "$dt $hour:00:00");
+    Instant threshold = Instant.parse("2020-05-20T13:00:00Z");
+    Path last = CommitTestSupport.hiddenFile(root, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
+    TestStream<WrittenFile> stream =
+        TestStream.create(WrittenFileCoder.of())
+            .addElements(
+                at(visibleFile(root, HOUR_12, 3), threshold.minus(Duration.standardMinutes(30))))
+            .advanceWatermarkTo(threshold.plus(Duration.millis(1))) // due: waits, checks in 1 s
+            .advanceProcessingTime(Duration.millis(1_500)) // waits, checks again in 2 s
+            .advanceProcessingTime(Duration.millis(2_500)) // waits, checks again in 4 s
+            .advanceProcessingTime(Duration.millis(4_500)) // waits, checks again in 8 s
+            .addElements(at(CommitTestSupport.publishMarker(last, 6), threshold))
+            .advanceProcessingTime(Duration.standardSeconds(1)) // 7 s short of the backoff
+            .advanceWatermarkToInfinity();
+    List<CommittedPartition> commits = run(table, stream);
+    assertEquals(
+        List.of(HOUR_12 + "#1:2:partition-time"),
+        commits.stream()
+            .map(
+                c ->
+                    c.partitionPath()
+                        + "#"
+                        + c.commitNumber()
+                        + ":"
+                        + c.newFileCount()
+                        + ":"
+                        + c.reason())
+            .collect(Collectors.toList()),
+        "committed by the check the publish caused, not by the end of the input");
+    assertEquals(4, counter(result, CommitMetrics.WAITS_FOR_FILES));
+  }
+
   @Test
   void fileRenamedDuringTheCommitIsNotLateData() throws Exception {
     for (boolean manifest : List.of(true, false)) {
