@@ -263,8 +263,7 @@ public final class FileTableIO {
           commit = commit.withCommitInterval(org.joda.time.Duration.millis(commitInterval));
         }
         if (input.isBounded() == PCollection.IsBounded.BOUNDED) {
-          // No late data can follow the end of a bounded input, and a day-long processing-time
-          // "forget" timer would keep the Direct runner from finishing.
+          // no late data can follow the end of a bounded input: nothing to remember after a commit
           commit = commit.withStateRetention(org.joda.time.Duration.millis(1));
         }
         PCollection<WrittenFile> toCommit = published;

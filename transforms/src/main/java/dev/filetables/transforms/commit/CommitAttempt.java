@@ -19,9 +19,9 @@ import org.joda.time.Duration;
 
 /**
  * One commit attempt of one partition, over the state of {@link PartitionCommitFn} for that key:
- * waits (with backoff) while hidden files of the write are in the partition, commits through the
- * {@link PartitionCommitter}, retries a failed commit later, and records a commit in the key's
- * state. Created per timer firing; it keeps nothing itself.
+ * waits while hidden files of the write are in the partition, commits through the {@link
+ * PartitionCommitter}, retries a failed commit later, and records a commit in the key's state.
+ * Created per timer firing; it keeps nothing itself.
  *
  * <h2>Commit follows visibility, not only the watermark</h2>
  *
@@ -31,10 +31,13 @@ import org.joda.time.Duration;
  * be dropped (Beam issue #39991), so the watermark could pass a partition whose last file is closed
  * but still waits, hidden, for the checkpoint that publishes it (the sink's own publish step holds
  * the watermark; the check costs one listing). That file exists on disk under its in-progress name,
- * so checking the directory closes the gap; the commit is retried by a processing-time timer with
- * backoff and logged as "waiting for files …". With compaction, the hidden compaction outputs are
- * named after the inputs and hold the commit the same way. Files of other writes (an earlier
- * crashed job) never block.
+ * so checking the directory closes the gap. (With {@code process-time} a partition is due at its
+ * first published file and so mostly waits for its open files.) A waiting partition is checked
+ * again when a published file of it arrives ({@link #onPublished}: it may have been the last, so
+ * the success file follows the last file's publish at once), and by a processing-time timer with
+ * backoff for hidden files that go away without a publish; it is logged as "waiting for files …".
+ * With compaction, the hidden compaction outputs are named after the inputs and hold the commit the
+ * same way. Files of other writes (an earlier crashed job) never block.
  *
  * <h2>Failures</h2>
  *
@@ -51,6 +54,9 @@ final class CommitAttempt {
   static final Distribution LAG = CommitMetrics.distribution(CommitMetrics.COMMIT_LAG_MILLIS);
   static final Counter WAITS = CommitMetrics.counter(CommitMetrics.WAITS_FOR_FILES);
   static final Counter FAILURES = CommitMetrics.counter(CommitMetrics.FAILURES);
+
+  /** How {@code lastProblem} begins while a due partition waits for hidden files of the write. */
+  private static final String WAITING_FOR_FILES = "waiting for files ";
 
   private final PartitionCommitFn fn;
   final String path;
@@ -108,12 +114,15 @@ final class CommitAttempt {
       WAITS.inc();
       int n = PartitionCommitFn.orZero(attempts.read()) + 1;
       attempts.write(n);
-      String problem = "waiting for files " + names(inProgress) + " to become visible";
+      String problem = WAITING_FOR_FILES + names(inProgress) + " to become visible";
       lastProblem.write(problem);
+      // the publish of a file checks again at once (onPublished); the timer is for files that go
+      // away unpublished (a failed attempt's leftovers)
       Duration wait = Backoff.delay(Backoff.FIRST_RETRY, n, Backoff.MAX_RETRY);
       if (n == 1 || Integer.bitCount(n) == 1) {
         PartitionCommitFn.LOG.info(
-            "Partition {} of table `{}` is due ({}) but {}; checking again in {}",
+            "Partition {} of table `{}` is due ({}) but {}; checking again when a file of it is"
+                + " published, at the latest in {}",
             path,
             fn.table.name(),
             reason,
@@ -134,7 +143,22 @@ final class CommitAttempt {
     }
     done(context, out);
     overdue.clear();
-    forget.withOutputTimestamp(PartitionCommitFn.NO_HOLD).offset(fn.retention).setRelative();
+    // bookkeeping, not a commit: no hold, or the Direct runner would wait for it (see TimerHolds)
+    forget.withNoOutputTimestamp().offset(fn.retention).setRelative();
+  }
+
+  /**
+   * A published file of the partition arrived: if its due round waits for hidden files, this file
+   * may have been the last of them, so the partition is checked again now, not when the backoff of
+   * its waits comes round (up to a minute later). The file arrives after its publish, so the check
+   * sees it visible: a partition is committed at the first check after its last file became
+   * visible.
+   */
+  static void onPublished(ValueState<String> lastProblem, Timer commitNow) {
+    String problem = lastProblem.read();
+    if (problem != null && problem.startsWith(WAITING_FOR_FILES)) {
+      commitNow.offset(Duration.ZERO).setRelative();
+    }
   }
 
   void runAtEndOfInput(

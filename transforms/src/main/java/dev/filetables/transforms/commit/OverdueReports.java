@@ -30,7 +30,7 @@ final class OverdueReports {
   /** A pending round began: the first check is due after the grace. */
   void start(ValueState<Integer> checks, Timer overdue) {
     checks.clear();
-    overdue.withOutputTimestamp(PartitionCommitFn.NO_HOLD).offset(grace).setRelative();
+    overdue.withNoOutputTimestamp().offset(grace).setRelative(); // no hold (see TimerHolds)
   }
 
   /** The {@code overdue} timer fired for a partition pending since {@code sinceMillis}. */
@@ -56,10 +56,7 @@ final class OverdueReports {
     }
     int n = PartitionCommitFn.orZero(checks.read()) + 1;
     checks.write(n);
-    overdue
-        .withOutputTimestamp(PartitionCommitFn.NO_HOLD)
-        .offset(Backoff.delay(grace, n, MAX_INTERVAL))
-        .setRelative();
+    overdue.withNoOutputTimestamp().offset(Backoff.delay(grace, n, MAX_INTERVAL)).setRelative();
   }
 
   private String reason(TriggerState state, ValueState<String> lastProblem) {

@@ -19,11 +19,9 @@ import org.apache.beam.sdk.state.TimerSpec;
 import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.joda.time.Duration;
-import org.joda.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,9 +79,6 @@ import org.slf4j.LoggerFactory;
 final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPartition> {
   private static final long serialVersionUID = 1L;
   static final Logger LOG = LoggerFactory.getLogger(PartitionCommitFn.class);
-
-  /** Output timestamp of timers that must not hold the watermark (bookkeeping, not commits). */
-  static final Instant NO_HOLD = GlobalWindow.INSTANCE.maxTimestamp();
 
   static final Counter PENDING = CommitMetrics.counter(CommitMetrics.PENDING);
   static final Counter LATE_ROWS = CommitMetrics.counter(CommitMetrics.LATE_ROWS);
@@ -202,6 +197,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
       @StateId("timeError") ValueState<String> timeError,
       @StateId("overdueChecks") ValueState<Integer> overdueChecks,
       @StateId("committedNames") BagState<String> committedNames,
+      @StateId("lastProblem") ValueState<String> lastProblem,
       @TimerId("watermarkPassed") Timer watermarkPassed,
       @TimerId("commitNow") Timer commitNow,
       @TimerId("overdue") Timer overdue) {
@@ -247,6 +243,7 @@ final class PartitionCommitFn extends DoFn<KV<String, WrittenFile>, CommittedPar
     }
     trigger.onFile(
         path, newRound, new TriggerState(due, threshold, timeError), watermarkPassed, commitNow);
+    CommitAttempt.onPublished(lastProblem, commitNow);
   }
 
   @OnTimer("watermarkPassed")

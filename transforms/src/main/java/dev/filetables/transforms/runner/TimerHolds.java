@@ -17,6 +17,14 @@ import org.joda.time.Instant;
  * timer is gone; on Flink the replacement fires once without a hold. The callbacks must therefore
  * treat a firing without pending work as a no-op.
  *
+ * <p>A timer that must hold nothing (bookkeeping: forgetting state, reports) is set with {@code
+ * withNoOutputTimestamp()}, never with an output timestamp at the end of the global window: that is
+ * still a hold. Beam 2.62's Direct runner keeps a hold for every timer with an output timestamp,
+ * processing-time ones included, until it fires or is deleted, and ends a job only when every
+ * output watermark has reached {@code TIMESTAMP_MAX_VALUE}, a day after the end of the global
+ * window; the partition commit's day-long {@code forget} timer held finite streaming jobs there,
+ * every partition committed but the job never {@code DONE}.
+ *
  * <p>Not part of the public API: shared by the sink's stateful steps.
  */
 @Internal

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,24 @@ final class CommitTestSupport {
   /** {@code PARTITIONED BY (dt, hour)} with the success-file policy (manifest on) plus options. */
   static TableSpec hourly(Path root, String... options) {
     return table(root, List.of("dt", "hour"), options);
+  }
+
+  /**
+   * {@link #hourly}, committed by {@code partition-time} once the watermark passes the hour's start
+   * + 1 h ({@code $dt $hour:00:00}), plus options.
+   */
+  static TableSpec hourlyByPartitionTime(Path root, String... options) {
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                TableOptions.COMMIT_TRIGGER,
+                "partition-time",
+                TableOptions.COMMIT_DELAY,
+                "1 h",
+                TableOptions.TIME_EXTRACTOR_PATTERN,
+                "$dt $hour:00:00"));
+    all.addAll(List.of(options));
+    return hourly(root, all.toArray(new String[0]));
   }
 
   static TableSpec daily(Path root, String... options) {

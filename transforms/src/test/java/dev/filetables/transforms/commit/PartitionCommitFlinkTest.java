@@ -50,14 +50,8 @@ class PartitionCommitFlinkTest {
     Path hourlyRoot = root.resolve("hourly");
     Path processRoot = root.resolve("process");
     TableSpec hourly =
-        CommitTestSupport.hourly(
+        CommitTestSupport.hourlyByPartitionTime(
             hourlyRoot,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00",
             TableOptions.COMMIT_POLICY_KIND,
             "success-file,custom",
             TableOptions.COMMIT_POLICY_CLASS,
@@ -214,14 +208,8 @@ class PartitionCommitFlinkTest {
   @Test
   void endOfInputCommitsWaitForHiddenFilesWithoutBlockingOtherPartitions() throws Exception {
     TableSpec table =
-        CommitTestSupport.hourly(
+        CommitTestSupport.hourlyByPartitionTime(
             root,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00",
             TableOptions.COMMIT_POLICY_KIND,
             "success-file,custom",
             TableOptions.COMMIT_POLICY_CLASS,

@@ -92,15 +92,7 @@ class PartitionCommitTest {
 
   @Test
   void hourlyPartitionCommitsWhenWatermarkPassesTimePlusDelay() throws Exception {
-    TableSpec table =
-        CommitTestSupport.hourly(
-            root,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00");
+    TableSpec table = CommitTestSupport.hourlyByPartitionTime(root);
     commitsStrictlyAfter(table, HOUR_12, Instant.parse("2020-05-20T13:00:00Z"));
 
     assertEquals(1, counter(result, CommitMetrics.COMMITTED));
@@ -162,16 +154,8 @@ class PartitionCommitTest {
   @Test
   void shanghaiPartitionCommitsEightHoursBeforeTheSameUtcPartition() {
     TableSpec shanghai =
-        CommitTestSupport.hourly(
-            root,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00",
-            TableOptions.COMMIT_WATERMARK_TIME_ZONE,
-            "Asia/Shanghai");
+        CommitTestSupport.hourlyByPartitionTime(
+            root, TableOptions.COMMIT_WATERMARK_TIME_ZONE, "Asia/Shanghai");
     // 12:00 in Shanghai is 04:00 UTC
     commitsStrictlyAfter(shanghai, HOUR_12, Instant.parse("2020-05-20T05:00:00Z"));
   }
@@ -179,16 +163,8 @@ class PartitionCommitTest {
   @Test
   void daylightSavingGapAndOverlap() {
     TableSpec newYork =
-        CommitTestSupport.hourly(
-            root,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00",
-            TableOptions.COMMIT_WATERMARK_TIME_ZONE,
-            "America/New_York");
+        CommitTestSupport.hourlyByPartitionTime(
+            root, TableOptions.COMMIT_WATERMARK_TIME_ZONE, "America/New_York");
     // 02:00 does not exist on 2021-03-14: it moves forward to 03:00 EDT = 07:00Z
     commitsStrictlyAfter(newYork, "dt=2021-03-14/hour=02", Instant.parse("2021-03-14T08:00:00Z"));
   }
@@ -196,16 +172,8 @@ class PartitionCommitTest {
   @Test
   void daylightSavingOverlapTakesTheEarlierOffset() {
     TableSpec newYork =
-        CommitTestSupport.hourly(
-            root,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00",
-            TableOptions.COMMIT_WATERMARK_TIME_ZONE,
-            "America/New_York");
+        CommitTestSupport.hourlyByPartitionTime(
+            root, TableOptions.COMMIT_WATERMARK_TIME_ZONE, "America/New_York");
     // 01:00 happens twice on 2021-11-07; the first (EDT, 05:00Z) counts
     commitsStrictlyAfter(newYork, "dt=2021-11-07/hour=01", Instant.parse("2021-11-07T06:00:00Z"));
   }
@@ -296,15 +264,7 @@ class PartitionCommitTest {
 
   @Test
   void inProgressFileOfTheWriteHoldsTheCommitUntilItIsPublished() throws Exception {
-    TableSpec table =
-        CommitTestSupport.hourly(
-            root,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00");
+    TableSpec table = CommitTestSupport.hourlyByPartitionTime(root);
     Instant threshold = Instant.parse("2020-05-20T13:00:00Z");
     Path stillWriting =
         CommitTestSupport.hiddenFile(root, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
@@ -343,6 +303,37 @@ class PartitionCommitTest {
         Files.exists(crashedJob), "another write's leftover is left alone and does not block");
     CommitManifest manifest = CommitManifest.read(root.resolve(HOUR_12).resolve("_SUCCESS"));
     assertEquals(2, manifest.files().size());
+  }
+
+  /**
+   * A due partition that waits for its last hidden file is committed at the first check after that
+   * file is published, not when the backoff of its waits comes round (8 s here, up to a minute).
+   * Processing time is the test's, so this is about order, not speed.
+   */
+  @Test
+  void waitingPartitionIsCommittedWhenItsLastFileIsPublishedNotAfterTheBackoff() throws Exception {
+    TableSpec table = CommitTestSupport.hourlyByPartitionTime(root);
+    Instant threshold = Instant.parse("2020-05-20T13:00:00Z");
+    Path last = CommitTestSupport.hiddenFile(root, HOUR_12, 6, CommitTestSupport.UUID_OF_WRITE);
+    TestStream<WrittenFile> stream =
+        TestStream.create(WrittenFileCoder.of())
+            .addElements(
+                at(visibleFile(root, HOUR_12, 3), threshold.minus(Duration.standardMinutes(30))))
+            .advanceWatermarkTo(threshold.plus(Duration.millis(1))) // due: waits, checks in 1 s
+            .advanceProcessingTime(Duration.millis(1_500)) // waits, checks again in 2 s
+            .advanceProcessingTime(Duration.millis(2_500)) // waits, checks again in 4 s
+            .advanceProcessingTime(Duration.millis(4_500)) // waits, checks again in 8 s
+            .addElements(at(CommitTestSupport.publishMarker(last, 6), threshold))
+            .advanceProcessingTime(Duration.standardSeconds(1)) // 7 s short of the backoff
+            .advanceWatermarkToInfinity();
+    List<CommittedPartition> commits = run(table, stream);
+    assertEquals(1, commits.size(), commits.toString());
+    assertEquals(
+        "partition-time",
+        commits.get(0).reason(),
+        "committed by the check the publish caused, not by the end of the input");
+    assertEquals(2, commits.get(0).newFileCount());
+    assertEquals(4, counter(result, CommitMetrics.WAITS_FOR_FILES));
   }
 
   @Test
@@ -401,15 +392,7 @@ class PartitionCommitTest {
 
   @Test
   void unreadablePartitionTimeDoesNotBlockOtherPartitions() {
-    TableSpec table =
-        CommitTestSupport.hourly(
-            root,
-            TableOptions.COMMIT_TRIGGER,
-            "partition-time",
-            TableOptions.COMMIT_DELAY,
-            "1 h",
-            TableOptions.TIME_EXTRACTOR_PATTERN,
-            "$dt $hour:00:00");
+    TableSpec table = CommitTestSupport.hourlyByPartitionTime(root);
     Instant t = Instant.parse("2020-05-20T12:30:00Z");
     TestStream<WrittenFile> stream =
         TestStream.create(WrittenFileCoder.of())
