@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,5 +66,40 @@ class PartFileNameTest {
       })
   void otherNamesDoNotParse(String name) {
     assertEquals(Optional.empty(), PartFileName.parse(name));
+  }
+
+  @Test
+  void anAttemptTagRidesInTheHiddenNameAndVanishesFromTheVisibleOne() {
+    String hidden = PartFileName.hidden("u-1", "3", 1_700_000_000_000L, ".csv.gz");
+    String tag = PartFileName.newAttemptTag();
+    String tagged = PartFileName.withAttempt(hidden, tag);
+    assertEquals(".part-u-1-3-1700000000000.csv.gz.attempt-" + tag + ".inprogress", tagged);
+    assertTrue(PartFileName.isInProgress(tagged));
+    assertEquals("part-u-1-3-1700000000000.csv.gz", PartFileName.visibleOf(tagged));
+    assertEquals(hidden, PartFileName.untagged(tagged));
+    assertEquals(tag, PartFileName.attemptOf(tagged));
+    assertEquals("", PartFileName.attemptOf(hidden));
+    assertEquals(hidden, PartFileName.withAttempt(hidden, ""));
+    PartFileName.Parts parts = PartFileName.parse(tagged).get();
+    assertEquals(
+        List.of("u-1", "3", 1_700_000_000_000L, ".csv.gz"),
+        List.of(parts.uuid(), parts.writer(), parts.counter(), parts.extension()));
+    // a segment of the file keeps its own suffix before the tag
+    String segment = PartFileName.withAttempt(".part-u-1-3-17.csv.seg-4-7.inprogress", tag);
+    assertEquals("part-u-1-3-17.csv.seg-4-7", PartFileName.visibleOf(segment));
+    assertThrows(
+        IllegalArgumentException.class, () -> PartFileName.withAttempt(hidden, "NOT-A-TAG"));
+  }
+
+  @Test
+  void attemptsAreOrderedByTheirStart() throws InterruptedException {
+    String earlier = PartFileName.newAttemptTag();
+    Thread.sleep(2);
+    String later = PartFileName.newAttemptTag();
+    assertTrue(PartFileName.newerAttempt(later, earlier));
+    assertFalse(PartFileName.newerAttempt(earlier, later));
+    assertFalse(PartFileName.newerAttempt(later, later));
+    assertTrue(PartFileName.newerAttempt(earlier, ""), "untagged names are older than all");
+    assertFalse(PartFileName.newerAttempt("", earlier));
   }
 }

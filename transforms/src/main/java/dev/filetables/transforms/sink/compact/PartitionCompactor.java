@@ -364,7 +364,9 @@ public final class PartitionCompactor {
     if (!PartFileName.isInProgress(name)) {
       return 0;
     }
-    String prefix = name.substring(0, name.length() - IN_PROGRESS.length()) + ".";
+    // of every attempt: segments and hidden part files of failed or stale attempts
+    String base = PartFileName.untagged(name);
+    String prefix = base.substring(0, base.length() - IN_PROGRESS.length()) + ".";
     List<Path> derived = new ArrayList<>();
     int deleted = 0;
     try (Stream<Path> entries = Files.list(hiddenPart.getParent())) {

@@ -24,12 +24,13 @@ import org.apache.beam.sdk.values.Row;
 
 /**
  * The files behind one streaming part file: its segments {@code
- * .part-<uuid>-<writer>-<counter><ext>.seg-<n>.inprogress} (complete small files of the table's
- * format), the files that combine consecutive segments {@code first..last} while the part file is
- * open ({@code .seg-<first>-<last>.inprogress}, see {@link SegmentCombiner}), and the hidden part
- * file they are merged into. Every name derives from the part file's name and the segment numbers
- * kept in state, so a replay after a restore rewrites the same names (replacing what a failed
- * attempt left) instead of adding new files.
+ * .part-<uuid>-<writer>-<counter><ext>.seg-<n>.attempt-<tag>.inprogress} (complete small files of
+ * the table's format), the files that combine consecutive segments {@code first..last} while the
+ * part file is open ({@code .seg-<first>-<last>.attempt-<tag>.inprogress}, see {@link
+ * SegmentCombiner}), and the hidden part file they are merged into. Every name derives from the
+ * part file's name, the segment numbers kept in state and the attempt that wrote the file ({@link
+ * PartFileName#withAttempt}, also kept in state): a replay after a restore writes new names beside
+ * what a failed attempt left, and a stale attempt still running writes only names of its own.
  */
 @Internal
 public final class SegmentFiles {
@@ -56,20 +57,33 @@ public final class SegmentFiles {
         : segmentPrefix(partName) + first + "-" + last + IN_PROGRESS;
   }
 
-  /** The start all segment names of a part file share. */
+  /**
+   * The hidden name of the file holding segments {@code first..last} of the part file {@code
+   * partName}, written by attempt {@code attempt} ("" for files written before attempts were
+   * named).
+   */
+  public static String segmentName(String partName, int first, int last, String attempt) {
+    return PartFileName.withAttempt(segmentName(partName, first, last), attempt);
+  }
+
+  /**
+   * The start all segment names of a part file share, whichever attempt wrote them; {@code
+   * partName} may carry an attempt tag.
+   */
   public static String segmentPrefix(String partName) {
     if (!PartFileName.isInProgress(partName)) {
       throw new IllegalArgumentException("Not an in-progress part file name: " + partName);
     }
-    return partName.substring(0, partName.length() - IN_PROGRESS.length()) + ".seg-";
+    String untagged = PartFileName.untagged(partName);
+    return untagged.substring(0, untagged.length() - IN_PROGRESS.length()) + ".seg-";
   }
 
   /**
-   * The size of segment {@code n} of the part file {@code partName} in {@code dir}: a complete
-   * segment the open file's state counts, so a missing one is an error.
+   * The size of the segment file {@code name} in {@code dir}: a complete segment the open file's
+   * state counts, so a missing one is an error.
    */
-  public static long segmentSize(Path dir, String partName, int n) throws IOException {
-    Path segment = dir.resolve(segmentName(partName, n));
+  public static long segmentSize(Path dir, String name) throws IOException {
+    Path segment = dir.resolve(name);
     try {
       return Files.size(segment);
     } catch (NoSuchFileException e) {
@@ -85,7 +99,7 @@ public final class SegmentFiles {
   static long writeRows(FileFormat format, Schema schema, Path dir, String name, Iterable<Row> rows)
       throws IOException {
     Path file = dir.resolve(name);
-    // a replay after a restore writes the same name again
+    // names are the attempt's own; a retried bundle on the Direct runner writes the same name again
     CountingOutputStream stored = new CountingOutputStream(FileOps.replaceHidden(dir, name));
     OutputStream out = new BufferedOutputStream(stored, BUFFER_BYTES);
     try (RowWriter writer = format.createWriter(out, schema)) {

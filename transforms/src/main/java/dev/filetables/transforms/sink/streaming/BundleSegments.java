@@ -1,6 +1,7 @@
 package dev.filetables.transforms.sink.streaming;
 
 import dev.filetables.io.files.FileOps;
+import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.transforms.sink.PartFiles;
@@ -48,26 +49,36 @@ import org.joda.time.Instant;
  * Flink runner finishes the open bundle inside {@code snapshotState}, before the keyed state is
  * snapshotted ({@code DoFnOperator.snapshotState} calls {@code invokeFinishBundle} and then the
  * operator's state snapshot), so the segments of the bundle are closed before any checkpoint can
- * record their count. A segment begun after the checkpoint is either rewritten under the same name
- * when the input is replayed after a restore (the restored count says which segment comes next;
- * opening replaces the file), or it lies beyond the count that ends up in the closed file and is
- * deleted with the file's other segments when the file is published. On the Direct runner the state
- * changes and the output of a bundle are committed together after {@code @FinishBundle}; a retried
- * bundle starts from the old count and rewrites its segment.
+ * record their count. A segment begun after the checkpoint is never named by restored state: the
+ * replay after a restore writes the segment the restored count says comes next under a name of its
+ * own attempt, and the failed attempt's file is deleted with the file's other segments when the
+ * file is published. On the Direct runner the state changes and the output of a bundle are
+ * committed together after {@code @FinishBundle}.
+ *
+ * <h3>Attempts: a stale writer cannot touch the files of its successor</h3>
+ *
+ * Every file this class writes carries the writer instance's attempt tag ({@link
+ * PartFileName#withAttempt}), and state records it ({@link OpenFile#attempts}). A TaskManager
+ * frozen past the heartbeat timeout (a long GC pause, {@code SIGSTOP}) has its tasks restored
+ * elsewhere; when it wakes up, its tasks run on for a moment before they learn they were cancelled.
+ * Had a replay reused names, such a stale attempt could replace a segment the new attempt's state
+ * names (on S3 the last PUT wins) with rows of its own bundle. With tags it writes only files no
+ * state names; it cannot publish (only a completed checkpoint does, which a stale attempt never
+ * sees) and it deletes no file of a newer attempt ({@link LeftoverFiles}).
  *
  * <h3>Combining segment files while the file is open</h3>
  *
  * A file open for long would otherwise have one hidden segment file per bundle (6,400 files after
  * 30 s with 200 open partitions). Before a segment begins, {@link SegmentCombiner} may say that the
- * last complete segment files are to become one ({@code .seg-<first>-<last>.inprogress}, joined
- * without re-encoding: byte concatenation for csv/json and spill segments, block copy for Avro,
- * row-group copy for Parquet segments), which keeps at most 16 per open file. Exactly-once:
+ * last complete segment files are to become one ({@code
+ * .seg-<first>-<last>.attempt-<tag>.inprogress}, joined without re-encoding: byte concatenation for
+ * csv/json and spill segments, block copy for Avro, row-group copy for Parquet segments), which
+ * keeps at most 16 per open file. Exactly-once:
  *
  * <ul>
- *   <li>The plan and every name follow from the state ({@link OpenFile#starts}), so a replay after
- *       a restore combines the same segments under the same names, rewriting what a failed attempt
- *       wrote; a combined name always covers more segments than each file it replaces, so it is
- *       never the name of a file the restored state still needs.
+ *   <li>The plan follows from the state ({@link OpenFile#starts}), so a replay after a restore
+ *       combines the same segments; the combined file has the name of the replaying attempt, never
+ *       the name of a file the restored state still needs (nor of one the failed attempt wrote).
  *   <li>The combined file is written completely in {@code @ProcessElement}, before the state names
  *       it (written back at the end of the element): a checkpoint whose state names it has it.
  *   <li>The replaced files stay until a completed checkpoint holds the state without them: the
@@ -105,6 +116,9 @@ final class BundleSegments {
    */
   private final boolean restoresState;
 
+  /** This writer instance's attempt, in the name of every file it writes. */
+  private final String attempt;
+
   /** The segments open in the current bundle, by key; all closed at the end of the bundle. */
   private final Map<WriterKey, OpenSegment> open = new HashMap<>();
 
@@ -125,7 +139,8 @@ final class BundleSegments {
       SegmentCombiner combiner,
       FileMerger combining,
       SegmentSizes sizes,
-      boolean restoresState) {
+      boolean restoresState,
+      String attempt) {
     this.kind = kind;
     this.format = format;
     this.fileSchema = fileSchema;
@@ -134,6 +149,7 @@ final class BundleSegments {
     this.combining = combining;
     this.sizes = sizes;
     this.restoresState = restoresState;
+    this.attempt = attempt;
   }
 
   /** A new bundle: its combines get a finalizer of their own. */
@@ -176,11 +192,11 @@ final class BundleSegments {
     }
     Path dir = files.directory(file.partitionPath);
     // the latest segment is a file of its own until the next one begins: combines come after this
-    long previousBytes = file.segments == 0 ? 0 : sizes.take(dir, file.name, file.segments - 1);
+    long previousBytes = file.segments == 0 ? 0 : sizes.take(dir, file.latestSegmentFile());
     combineSegments(dir, file, finalizer);
-    int n = file.beginSegment(previousBytes);
+    file.beginSegment(previousBytes, attempt);
     SegmentWriter writer =
-        SegmentWriter.open(kind, format, fileSchema, dir, SegmentFiles.segmentName(file.name, n));
+        SegmentWriter.open(kind, format, fileSchema, dir, file.latestSegmentFile());
     open.put(key, new OpenSegment(file, writer));
     return writer;
   }
@@ -200,11 +216,12 @@ final class BundleSegments {
     }
     List<String> names = file.segmentFiles();
     List<String> inputs = new ArrayList<>(names.subList(from, names.size()));
-    String combined = SegmentFiles.segmentName(file.name, file.firstOf(from), file.segments - 1);
+    String combined =
+        SegmentFiles.segmentName(file.name, file.firstOf(from), file.segments - 1, attempt);
     SegmentFiles.merge(combining, dir, inputs, combined);
     combinedInElement = dir.resolve(combined).toString();
     SinkFailpoints.reached(SinkFailpoints.Point.COMBINE_WRITTEN, combinedInElement);
-    file.combinedFrom(from);
+    file.combinedFrom(from, attempt);
     if (!restoresState) {
       List<Path> replaced = new ArrayList<>();
       inputs.forEach(name -> replaced.add(dir.resolve(name)));

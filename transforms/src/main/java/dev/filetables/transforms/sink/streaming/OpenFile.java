@@ -1,5 +1,6 @@
 package dev.filetables.transforms.sink.streaming;
 
+import dev.filetables.io.files.PartFileName;
 import dev.filetables.transforms.sink.segment.SegmentCombiner;
 import dev.filetables.transforms.sink.segment.SegmentFiles;
 import java.io.IOException;
@@ -61,9 +62,16 @@ final class OpenFile {
   /**
    * The first segment of each segment file, in order: file {@code i} holds segments {@code
    * starts[i]} to {@code starts[i+1]-1} (the last one up to {@code segments-1}), named by {@link
-   * SegmentFiles#segmentName(String, int, int)}. Without combining every segment is its own file.
+   * SegmentFiles#segmentName(String, int, int, String)}. Without combining every segment is its own
+   * file.
    */
   final List<Integer> starts = new ArrayList<>();
+
+  /**
+   * The attempt that wrote each segment file ({@link PartFileName#withAttempt}), parallel to {@link
+   * #starts}; "" for files of state written before attempts were named.
+   */
+  final List<String> attempts = new ArrayList<>();
 
   /**
    * The file is closed at the end of the bundle that set this (at the commit point that ends it,
@@ -97,14 +105,15 @@ final class OpenFile {
   }
 
   /**
-   * Records that the next segment begins; {@code previousBytes} is the size of the segment before
-   * it (ignored for the first). Returns the new segment's number.
+   * Records that the next segment begins, written by {@code attempt}; {@code previousBytes} is the
+   * size of the segment before it (ignored for the first). Returns the new segment's number.
    */
-  int beginSegment(long previousBytes) {
+  int beginSegment(long previousBytes, String attempt) {
     if (segments > 0) {
       closedBytes += previousBytes;
     }
     starts.add(segments);
+    attempts.add(attempt);
     return segments++;
   }
 
@@ -122,17 +131,31 @@ final class OpenFile {
   List<String> segmentFiles() {
     List<String> names = new ArrayList<>(starts.size());
     for (int i = 0; i < starts.size(); i++) {
-      names.add(SegmentFiles.segmentName(name, firstOf(i), lastOf(i)));
+      names.add(segmentFile(i));
     }
     return names;
   }
 
-  /** Records that segment files {@code from}..last were combined into one. */
-  void combinedFrom(int from) {
-    starts.subList(from + 1, starts.size()).clear();
+  /** The hidden name of segment file {@code i}. */
+  String segmentFile(int i) {
+    return SegmentFiles.segmentName(name, firstOf(i), lastOf(i), attempts.get(i));
   }
 
-  /** Coder for the state; a leading version byte leaves room for changes of the layout. */
+  /**
+   * The hidden name of the latest segment (begun last): always a file of its own, since combines
+   * happen before a segment begins.
+   */
+  String latestSegmentFile() {
+    return segmentFile(starts.size() - 1);
+  }
+
+  /** Records that segment files {@code from}..last were combined into one, by {@code attempt}. */
+  void combinedFrom(int from, String attempt) {
+    starts.subList(from + 1, starts.size()).clear();
+    attempts.subList(from + 1, attempts.size()).clear();
+    attempts.set(from, attempt);
+  }
+
   /** A copy to change, of a value read from state (see the class comment). */
   static OpenFile copyOf(OpenFile file) {
     try {
@@ -142,6 +165,7 @@ final class OpenFile {
     }
   }
 
+  /** Coder for the state; a leading version byte leaves room for changes of the layout. */
   static final class Coder extends AtomicCoder<OpenFile> {
     private static final long serialVersionUID = 1L;
     private static final Coder INSTANCE = new Coder();
@@ -150,9 +174,10 @@ final class OpenFile {
      * 2: rows no longer buffered in state (version 1 counted buffered rows and estimates); 3: adds
      * {@link OpenFile#closesAtBundleEnd} (version 2 is still read: the flag was false then); 4:
      * adds {@link OpenFile#starts}, the combined segment files (versions 2 and 3 are still read:
-     * every segment was its own file then).
+     * every segment was its own file then); 5: adds {@link OpenFile#attempts} (older versions are
+     * still read: their files have no attempt in their names).
      */
-    private static final int VERSION = 4;
+    private static final int VERSION = 5;
 
     private static final StringUtf8Coder STRING = StringUtf8Coder.of();
     private static final VarLongCoder LONG = VarLongCoder.of();
@@ -182,6 +207,42 @@ final class OpenFile {
       for (int start : f.starts) {
         INT.encode(start - previous, out);
         previous = start;
+      }
+      encodeAttempts(f.attempts, out);
+    }
+
+    /** As runs of equal tags: nearly all files of an open file have one writer attempt. */
+    private static void encodeAttempts(List<String> attempts, OutputStream out) throws IOException {
+      List<Integer> runStarts = new ArrayList<>();
+      for (int i = 0; i < attempts.size(); i++) {
+        if (i == 0 || !attempts.get(i).equals(attempts.get(i - 1))) {
+          runStarts.add(i);
+        }
+      }
+      INT.encode(runStarts.size(), out);
+      for (int r = 0; r < runStarts.size(); r++) {
+        int end = r + 1 < runStarts.size() ? runStarts.get(r + 1) : attempts.size();
+        STRING.encode(attempts.get(runStarts.get(r)), out);
+        INT.encode(end - runStarts.get(r), out);
+      }
+    }
+
+    private static void decodeAttempts(OpenFile f, InputStream in) throws IOException {
+      int runs = INT.decode(in);
+      for (int r = 0; r < runs; r++) {
+        String attempt = STRING.decode(in);
+        int count = INT.decode(in);
+        for (int i = 0; i < count; i++) {
+          f.attempts.add(attempt);
+        }
+      }
+      if (f.attempts.size() != f.starts.size()) {
+        throw new CoderException(
+            "Bad open-file state: "
+                + f.attempts.size()
+                + " attempts for "
+                + f.starts.size()
+                + " segment files");
       }
     }
 
@@ -234,6 +295,11 @@ final class OpenFile {
         for (int n = 0; n < f.segments; n++) {
           f.starts.add(n); // no combining before version 4
         }
+      }
+      if (version >= 5) {
+        decodeAttempts(f, in);
+      } else {
+        f.starts.forEach(start -> f.attempts.add("")); // no attempts in names before version 5
       }
       return f;
     }

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * into the hidden part file ({@link SegmentFiles#merge}) and describes it as the {@link
  * WrittenFile} the writer emits. Touches no Beam state, so {@code @FinishBundle} can use it too.
  * The segment files stay on disk until the file is published: a restore to a checkpoint taken
- * before the close needs them (the publish step deletes them).
+ * before the close needs them (the publish step deletes them). The hidden part file has the name of
+ * this writer's attempt ({@link PartFileName#withAttempt}, see {@link BundleSegments}): a stale
+ * attempt finishing the same file writes a file of its own, which nobody publishes.
  *
  * <h3>Size</h3>
  *
@@ -49,6 +51,9 @@ final class PartFileFinisher {
    */
   private final boolean publishedUnread;
 
+  /** This writer instance's attempt, in the name of the hidden part files it writes. */
+  private final String attempt;
+
   /** Part file bytes per spill byte, learnt from this writer's rolls of spill segments. */
   private double spillRatio = 1.0;
 
@@ -59,7 +64,8 @@ final class PartFileFinisher {
       long fileSize,
       LeftoverFiles leftovers,
       SegmentSizes sizes,
-      boolean publishedUnread) {
+      boolean publishedUnread,
+      String attempt) {
     this.files = files;
     this.kind = kind;
     this.merger = merger;
@@ -67,6 +73,7 @@ final class PartFileFinisher {
     this.leftovers = leftovers;
     this.sizes = sizes;
     this.publishedUnread = publishedUnread;
+    this.attempt = attempt;
   }
 
   /**
@@ -113,24 +120,26 @@ final class PartFileFinisher {
   }
 
   /**
-   * Merges the file's segments (all complete) into the hidden part file {@code target}, after
-   * deleting the writer's hidden files above this file's counter ({@link
-   * LeftoverFiles#deleteAbove}: a failed attempt may have closed this file and opened others).
+   * Merges the file's segments (all complete) into the hidden part file {@code name} (this
+   * attempt's file of that name), after deleting the writer's hidden files above this file's
+   * counter ({@link LeftoverFiles#deleteAbove}: a failed attempt may have closed this file and
+   * opened others).
    */
-  WrittenFile finish(OpenFile file, String target) throws IOException {
+  WrittenFile finish(OpenFile file, String name) throws IOException {
     Path dir = files.directory(file.partitionPath);
     leftovers.deleteAbove(file);
+    String target = PartFileName.withAttempt(name, attempt);
     long size =
         publishedUnread
             ? SegmentFiles.mergeForPublish(merger, dir, file.segmentFiles(), target)
             : SegmentFiles.merge(merger, dir, file.segmentFiles(), target);
     if (kind == SegmentKind.SPILL) {
-      long spilled = file.closedBytes + sizes.take(dir, file.name, file.segments - 1);
+      long spilled = file.closedBytes + sizes.take(dir, file.latestSegmentFile());
       if (spilled > 0) {
         spillRatio = (double) size / spilled;
       }
     } else if (file.segments > 0) {
-      sizes.forget(dir, file.name, file.segments - 1);
+      sizes.forget(dir, file.latestSegmentFile());
     }
     return WrittenFile.of(
         file.partitionPath,

@@ -1,5 +1,6 @@
 package dev.filetables.transforms.sink.streaming;
 
+import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.format.ConcatenatingMerger;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
@@ -175,11 +176,22 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     // spill segments are rows one after the other: their bytes join as they are
     FileMerger combining = segmentKind == SegmentKind.SPILL ? ConcatenatingMerger.INSTANCE : merger;
     SegmentSizes sizes = new SegmentSizes();
+    // a new instance for every (re)start of the task: its files are told apart from those of a
+    // failed or stale attempt (see BundleSegments)
+    String attempt = PartFileName.newAttemptTag();
     segments =
         new BundleSegments(
-            segmentKind, format, fileSchema, files, combiner, combining, sizes, restoresState);
+            segmentKind,
+            format,
+            fileSchema,
+            files,
+            combiner,
+            combining,
+            sizes,
+            restoresState,
+            attempt);
     schedule = new RollSchedule(policy, commitInterval, files.writeUuid());
-    leftovers = new LeftoverFiles(files);
+    leftovers = new LeftoverFiles(files, attempt);
     // auto-compaction reads the closed files it merges; without it they are published unread
     finisher =
         new PartFileFinisher(
@@ -189,7 +201,8 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
             policy.fileSize(),
             leftovers,
             sizes,
-            !table.options().autoCompaction());
+            !table.options().autoCompaction(),
+            attempt);
     closesAtBundleEnd = new ClosesAtBundleEnd();
     rowCoder = FileRowCoder.of(fileSchema);
   }

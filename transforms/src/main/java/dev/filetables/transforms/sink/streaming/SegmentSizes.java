@@ -30,14 +30,14 @@ final class SegmentSizes {
     sizes.clear();
   }
 
-  /** Segment {@code n} of part file {@code partName} in {@code dir} will not be asked for. */
-  void forget(Path dir, String partName, int n) {
-    sizes.remove(dir.resolve(SegmentFiles.segmentName(partName, n)));
+  /** The segment file {@code name} in {@code dir} will not be asked for. */
+  void forget(Path dir, String name) {
+    sizes.remove(dir.resolve(name));
   }
 
-  /** The size of segment {@code n} of part file {@code partName} in {@code dir}; asked once. */
-  long take(Path dir, String partName, int n) throws IOException {
-    Long known = sizes.remove(dir.resolve(SegmentFiles.segmentName(partName, n)));
-    return known != null ? known : SegmentFiles.segmentSize(dir, partName, n);
+  /** The size of the segment file {@code name} in {@code dir}; asked once. */
+  long take(Path dir, String name) throws IOException {
+    Long known = sizes.remove(dir.resolve(name));
+    return known != null ? known : SegmentFiles.segmentSize(dir, name);
   }
 }

@@ -22,8 +22,14 @@ class SegmentSizesTest {
     Files.write(segment, new byte[7]);
     SegmentSizes sizes = new SegmentSizes();
     sizes.completed(segment, 5); // what the writer counted, though the file says 7
-    assertEquals(5, sizes.take(dir, PART, 0), "the writer's count, no request to the store");
-    assertEquals(7, sizes.take(dir, PART, 0), "taken once; then the store answers");
+    assertEquals(
+        5,
+        sizes.take(dir, SegmentFiles.segmentName(PART, 0)),
+        "the writer's count, no request to the store");
+    assertEquals(
+        7,
+        sizes.take(dir, SegmentFiles.segmentName(PART, 0)),
+        "taken once; then the store answers");
   }
 
   @Test
@@ -33,8 +39,9 @@ class SegmentSizesTest {
     SegmentSizes sizes = new SegmentSizes();
     sizes.completed(segment, 99);
     sizes.forgetAll();
-    assertEquals(3, sizes.take(dir, PART, 1));
-    IOException missing = assertThrows(IOException.class, () -> sizes.take(dir, PART, 2));
+    assertEquals(3, sizes.take(dir, SegmentFiles.segmentName(PART, 1)));
+    IOException missing =
+        assertThrows(IOException.class, () -> sizes.take(dir, SegmentFiles.segmentName(PART, 2)));
     assertTrue(missing.getMessage().contains("is missing"), missing.getMessage());
   }
 }

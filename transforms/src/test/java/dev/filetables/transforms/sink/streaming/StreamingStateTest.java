@@ -10,6 +10,7 @@ import dev.filetables.transforms.runner.SinkRunnerOptions;
 import dev.filetables.transforms.sink.segment.SegmentFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
@@ -31,10 +32,10 @@ class StreamingStateTest {
   void openFileStateRoundTrips() throws Exception {
     OpenFile file =
         new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, -5);
-    assertEquals(0, file.beginSegment(999)); // the first segment has no predecessor
+    assertEquals(0, file.beginSegment(999, "")); // the first segment has no predecessor
     file.add(42, 7);
     file.add(-3, 9);
-    assertEquals(1, file.beginSegment(60));
+    assertEquals(1, file.beginSegment(60, ""));
     file.add(10, 11);
     OpenFile back =
         CoderUtils.decodeFromByteArray(
@@ -68,20 +69,24 @@ class StreamingStateTest {
   void closesAtBundleEndMarkRoundTripsAndVersion2StateStillReads() throws Exception {
     OpenFile file =
         new OpenFile("dt=1", ".part-u-3-1700000000000.csv.inprogress", 1700000000000L, 5);
-    file.beginSegment(0);
+    file.beginSegment(0, "");
     file.add(1, 6);
     file.closesAtBundleEnd = true;
-    byte[] v4 = CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file);
-    assertEquals(4, v4[0]);
+    byte[] v5 = CoderUtils.encodeToByteArray(OpenFile.Coder.of(), file);
+    assertEquals(5, v5[0]);
+    assertTrue(CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v5).closesAtBundleEnd);
+    // version 4: no attempts after the list of segment files (one run: count, "", length)
+    byte[] v4 = Arrays.copyOf(v5, v5.length - 3);
+    v4[0] = 4;
     assertTrue(CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v4).closesAtBundleEnd);
     // version 3: no list of segment files after the mark (one segment: count and one gap)
-    byte[] v3 = java.util.Arrays.copyOf(v4, v4.length - 2);
+    byte[] v3 = Arrays.copyOf(v4, v4.length - 2);
     v3[0] = 3;
     assertTrue(CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v3).closesAtBundleEnd);
 
     // state of the previous layout (version 2: no mark, nothing after closedBytes) restores
     // unmarked
-    byte[] v2 = java.util.Arrays.copyOf(v3, v3.length - 1);
+    byte[] v2 = Arrays.copyOf(v3, v3.length - 1);
     v2[0] = 2;
     OpenFile old = CoderUtils.decodeFromByteArray(OpenFile.Coder.of(), v2);
     assertFalse(old.closesAtBundleEnd);
