@@ -12,7 +12,10 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.beam.sdk.annotations.Internal;
 
 /** What a partition directory holds at commit time: visible data files, and in-progress files. */
@@ -59,7 +62,9 @@ public final class PartitionFiles {
    * compaction outputs named after such a file, and the write's end-of-input intents ({@link
    * IntentFileName}: hidden work of the write, published at the job's final checkpoint). Files of
    * other writes (an earlier, crashed job) are not counted: they will never be published and must
-   * not block a commit forever.
+   * not block a commit forever. Nor are hidden files of a part file that is visible already
+   * (segments, or the file as a stale writer attempt wrote it after its successor published it):
+   * they can add no rows.
    */
   public static List<Path> inProgressFiles(Path dir, Collection<String> writeUuids)
       throws IOException {
@@ -67,17 +72,22 @@ public final class PartitionFiles {
     if (writeUuids.isEmpty()) {
       return found;
     }
+    Set<String> visibleParts = new HashSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
         if ((PartFileName.isInProgress(name) && ofWrite(name, writeUuids))
             || (IntentFileName.isIntent(name) && intentOfWrite(name, writeUuids))) {
           found.add(entry);
+        } else if (!PartFileName.isHidden(name)) {
+          partOf(name).ifPresent(visibleParts::add);
         }
       }
     } catch (NoSuchFileException e) {
       return found;
     }
+    found.removeIf(
+        file -> partOf(file.getFileName().toString()).map(visibleParts::contains).orElse(false));
     found.sort(Comparator.naturalOrder());
     return found;
   }
@@ -96,6 +106,12 @@ public final class PartitionFiles {
       return null;
     }
     return PartFileName.parse(name.substring(part)).map(PartFileName.Parts::uuid).orElse(null);
+  }
+
+  /** The part file a file name belongs to, as {@code uuid-writer-counter}; empty for others. */
+  private static Optional<String> partOf(String name) {
+    return PartFileName.parse(name)
+        .map(parts -> parts.uuid() + "-" + parts.writer() + "-" + parts.counter());
   }
 
   private static boolean intentOfWrite(String intentName, Collection<String> writeUuids) {

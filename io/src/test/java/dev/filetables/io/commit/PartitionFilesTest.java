@@ -46,6 +46,22 @@ class PartitionFilesTest {
   }
 
   @Test
+  void hiddenFilesOfAPartFileThatIsVisibleAlreadyDoNotCount() throws Exception {
+    Files.write(dir.resolve("part-" + UUID_A + "-1-7.csv"), new byte[1]);
+    // a stale writer attempt's file and segment, written after the file was published
+    Files.write(
+        dir.resolve(".part-" + UUID_A + "-1-7.csv.attempt-00mx69fos0abc.inprogress"), new byte[1]);
+    Files.write(
+        dir.resolve(".part-" + UUID_A + "-1-7.csv.seg-3.attempt-00mx69fos0abc.inprogress"),
+        new byte[1]);
+    Path waiting =
+        Files.write(
+            dir.resolve(".part-" + UUID_A + "-1-8.csv.attempt-00mx69fos0abc.inprogress"),
+            new byte[1]);
+    assertEquals(List.of(waiting), PartitionFiles.inProgressFiles(dir, Set.of(UUID_A)));
+  }
+
+  @Test
   void writeUuidOfPartFileNames() {
     assertEquals(UUID_A, PartitionFiles.writeUuidOf("part-" + UUID_A + "-3-12.csv"));
     assertEquals(UUID_A, PartitionFiles.writeUuidOf(".part-" + UUID_A + "-3-12.csv.inprogress"));
