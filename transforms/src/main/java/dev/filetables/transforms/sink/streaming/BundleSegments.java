@@ -64,7 +64,10 @@ import org.joda.time.Instant;
  * Had a replay reused names, such a stale attempt could replace a segment the new attempt's state
  * names (on S3 the last PUT wins) with rows of its own bundle. With tags it writes only files no
  * state names; it cannot publish (only a completed checkpoint does, which a stale attempt never
- * sees) and it deletes no file of a newer attempt ({@link LeftoverFiles}).
+ * sees) and it deletes no file of a newer attempt ({@link LeftoverFiles}). Before it writes or
+ * deletes a file the writer also checks that its process was not frozen, since it began, for longer
+ * than a TaskManager may miss heartbeats ({@link WriterAttempt#checkCurrent}): a stale attempt then
+ * fails at once, and its partial segments are deleted, instead of leaving files no state names.
  *
  * <h3>Combining segment files while the file is open</h3>
  *
@@ -116,8 +119,8 @@ final class BundleSegments {
    */
   private final boolean restoresState;
 
-  /** This writer instance's attempt, in the name of every file it writes. */
-  private final String attempt;
+  /** This writer instance's attempt: in the name of every file it writes. */
+  private final WriterAttempt attempt;
 
   /** The segments open in the current bundle, by key; all closed at the end of the bundle. */
   private final Map<WriterKey, OpenSegment> open = new HashMap<>();
@@ -140,7 +143,7 @@ final class BundleSegments {
       FileMerger combining,
       SegmentSizes sizes,
       boolean restoresState,
-      String attempt) {
+      WriterAttempt attempt) {
     this.kind = kind;
     this.format = format;
     this.fileSchema = fileSchema;
@@ -190,11 +193,12 @@ final class BundleSegments {
     if (segment != null) {
       close(key); // cannot happen: a file's close closes its segment first
     }
+    attempt.checkCurrent("writing a segment of " + file.name);
     Path dir = files.directory(file.partitionPath);
     // the latest segment is a file of its own until the next one begins: combines come after this
     long previousBytes = file.segments == 0 ? 0 : sizes.take(dir, file.latestSegmentFile());
     combineSegments(dir, file, finalizer);
-    file.beginSegment(previousBytes, attempt);
+    file.beginSegment(previousBytes, attempt.tag);
     SegmentWriter writer =
         SegmentWriter.open(kind, format, fileSchema, dir, file.latestSegmentFile());
     open.put(key, new OpenSegment(file, writer));
@@ -217,11 +221,11 @@ final class BundleSegments {
     List<String> names = file.segmentFiles();
     List<String> inputs = new ArrayList<>(names.subList(from, names.size()));
     String combined =
-        SegmentFiles.segmentName(file.name, file.firstOf(from), file.segments - 1, attempt);
+        SegmentFiles.segmentName(file.name, file.firstOf(from), file.segments - 1, attempt.tag);
     SegmentFiles.merge(combining, dir, inputs, combined);
     combinedInElement = dir.resolve(combined).toString();
     SinkFailpoints.reached(SinkFailpoints.Point.COMBINE_WRITTEN, combinedInElement);
-    file.combinedFrom(from, attempt);
+    file.combinedFrom(from, attempt.tag);
     if (!restoresState) {
       List<Path> replaced = new ArrayList<>();
       inputs.forEach(name -> replaced.add(dir.resolve(name)));
@@ -284,6 +288,9 @@ final class BundleSegments {
    * cost 200 such waits per bundle.
    */
   void completeAll() throws IOException {
+    if (!open.isEmpty()) {
+      attempt.checkCurrent("completing the bundle's segments"); // a failure deletes them
+    }
     IOException failure = null;
     List<OpenSegment> segments = new ArrayList<>(open.values());
     boolean together = segments.size() > 1;

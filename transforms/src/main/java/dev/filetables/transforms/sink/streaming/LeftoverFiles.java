@@ -47,10 +47,10 @@ final class LeftoverFiles {
 
   private final PartFiles files;
 
-  /** This writer instance's attempt ({@link PartFileName#newAttemptTag}). */
-  private final String attempt;
+  /** This writer instance's attempt. */
+  private final WriterAttempt attempt;
 
-  LeftoverFiles(PartFiles files, String attempt) {
+  LeftoverFiles(PartFiles files, WriterAttempt attempt) {
     this.files = files;
     this.attempt = attempt;
   }
@@ -145,9 +145,10 @@ final class LeftoverFiles {
   }
 
   private boolean mayDelete(Path file) {
+    attempt.checkCurrent("deleting " + file);
     String other = PartFileName.attemptOf(file.getFileName().toString());
-    if (PartFileName.newerAttempt(other, attempt)) {
-      if (WARNED_STALE.add(attempt)) {
+    if (PartFileName.newerAttempt(other, attempt.tag)) {
+      if (WARNED_STALE.add(attempt.tag)) {
         LOG.warn(
             "Writer attempt {} found {} of a newer attempt: it is a stale attempt (its task was"
                 + " restored elsewhere) and leaves that file alone",

@@ -51,8 +51,8 @@ final class PartFileFinisher {
    */
   private final boolean publishedUnread;
 
-  /** This writer instance's attempt, in the name of the hidden part files it writes. */
-  private final String attempt;
+  /** This writer instance's attempt: in the name of the hidden part files it writes. */
+  private final WriterAttempt attempt;
 
   /** Part file bytes per spill byte, learnt from this writer's rolls of spill segments. */
   private double spillRatio = 1.0;
@@ -65,7 +65,7 @@ final class PartFileFinisher {
       LeftoverFiles leftovers,
       SegmentSizes sizes,
       boolean publishedUnread,
-      String attempt) {
+      WriterAttempt attempt) {
     this.files = files;
     this.kind = kind;
     this.merger = merger;
@@ -126,9 +126,10 @@ final class PartFileFinisher {
    * opened others).
    */
   WrittenFile finish(OpenFile file, String name) throws IOException {
+    attempt.checkCurrent("finishing " + name);
     Path dir = files.directory(file.partitionPath);
     leftovers.deleteAbove(file);
-    String target = PartFileName.withAttempt(name, attempt);
+    String target = PartFileName.withAttempt(name, attempt.tag);
     long size =
         publishedUnread
             ? SegmentFiles.mergeForPublish(merger, dir, file.segmentFiles(), target)

@@ -1,6 +1,5 @@
 package dev.filetables.transforms.sink.streaming;
 
-import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.format.ConcatenatingMerger;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
@@ -178,7 +177,7 @@ class RollingWriterFn extends DoFn<KV<WriterKey, RowBatch>, WrittenFile> {
     SegmentSizes sizes = new SegmentSizes();
     // a new instance for every (re)start of the task: its files are told apart from those of a
     // failed or stale attempt (see BundleSegments)
-    String attempt = PartFileName.newAttemptTag();
+    WriterAttempt attempt = WriterAttempt.begin();
     segments =
         new BundleSegments(
             segmentKind,

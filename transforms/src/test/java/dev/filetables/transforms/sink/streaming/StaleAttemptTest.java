@@ -46,7 +46,7 @@ class StaleAttemptTest {
 
   /** The parts of one writer instance, as {@code RollingWriterFn.setup} wires them. */
   private final class Attempt {
-    final String tag = PartFileName.newAttemptTag();
+    final WriterAttempt tag = WriterAttempt.begin();
     final PartFiles files = new PartFiles(root, "uuid-1", ".csv");
     final FileFormat format = FileFormats.forName("csv", Map.of());
     final FileMerger merger = FileMergers.of(format, SCHEMA);
