@@ -59,7 +59,7 @@ final class FailureSeeds {
               1_014_011L),
           // which TaskManager dies and how many files have landed by then
           Map.entry(
-              "TaskManagerLossS3Test.everyLandedRowOnceInTheS3TableDespiteAKilledTaskManager",
+              "TaskManagerLossS3Test.everyLandedRowOnceInTheS3TableDespiteALostTaskManager",
               1_016_001L),
           Map.entry("CompactionExactlyOnceTest.everyRowIsVisibleOnceOnHdfs", 1_016_002L),
           // when the CLI of a watched run is killed and started again

@@ -27,8 +27,11 @@ import java.util.stream.Stream;
  * {@link TaskManagerLossS3Test} uses.
  */
 final class TaskManagerKills {
-  /** config.yaml: heartbeat.timeout, the latest a dead TaskManager is dropped; plus slack. */
-  static final Duration DETECTION_BOUND = Duration.ofSeconds(30);
+  /**
+   * config.yaml: heartbeat.timeout (20 s), the latest a dead or frozen TaskManager is dropped; plus
+   * slack.
+   */
+  static final Duration DETECTION_BOUND = Duration.ofSeconds(40);
 
   /** Detection, the restart delay, redeploying and a checkpoint, with slack for a busy host. */
   static final Duration RECOVERY_BOUND = Duration.ofSeconds(60);
@@ -70,12 +73,42 @@ final class TaskManagerKills {
    */
   static Kill killAndAwaitRecovery(SessionCluster session, String job, String victim)
       throws Exception {
+    return loseAndAwaitRecovery(session, job, victim, false);
+  }
+
+  /**
+   * Freezes TaskManager {@code victim} with SIGSTOP and waits as {@link #killAndAwaitRecovery}: the
+   * frozen process answers nothing, so it is dropped after the heartbeat timeout, and its tasks
+   * restored on the others. Wake it with {@link #thaw}: its tasks then run on for a moment as stale
+   * attempts, beside the ones that replaced them.
+   */
+  static Kill freezeAndAwaitRecovery(SessionCluster session, String job, String victim)
+      throws Exception {
+    return loseAndAwaitRecovery(session, job, victim, true);
+  }
+
+  /** Sends SIGCONT to a process frozen by {@link #freezeAndAwaitRecovery}. */
+  static void thaw(long pid) throws Exception {
+    signal("CONT", pid);
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+    assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
+  }
+
+  private static Kill loseAndAwaitRecovery(
+      SessionCluster session, String job, String victim, boolean freeze) throws Exception {
     List<Long> pids = session.taskManagerPids();
     int before = session.registeredTaskManagers().size();
     long pid = pids.get(Integer.parseInt(victim.substring("taskmanager-".length())) - 1);
     long killed = System.nanoTime();
     long killedAtMillis = System.currentTimeMillis();
-    assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "kill -9 " + pid);
+    if (freeze) {
+      signal("STOP", pid);
+    } else {
+      assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "kill -9 " + pid);
+    }
     Duration detected = session.awaitTaskManagers(before - 1, DETECTION_BOUND);
     List<String> survivors = session.registeredTaskManagers();
     assertFalse(survivors.contains(victim), victim + " still registered: " + survivors);

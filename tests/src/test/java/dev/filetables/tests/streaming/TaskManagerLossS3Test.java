@@ -32,10 +32,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * the job jar to the scripted session cluster with two TaskManagers, one of which is killed with
  * {@code kill -9} while files keep landing. The job must recover on the other TaskManager, and the
  * S3 table must end up with every landed row exactly once, as DuckDB reads it from the S3 server's
- * own files (each object is a plain file there), with no in-progress file left.
+ * own files (each object is a plain file there), with no in-progress file left. The same holds when
+ * the TaskManager is frozen ({@code SIGSTOP}) instead, past the heartbeat timeout, and woken up
+ * once the job recovered and checkpointed twice on the other: its tasks wake up as stale attempts
+ * (issue 17: a zombie must not delete or overwrite the new attempt's files).
  *
  * <p>S3 is configured as an operator configures it: credentials in the environment of the cluster
  * (and of the client), {@code --endpoint} and {@code --awsRegion} as pipeline options. The landing
@@ -70,6 +74,7 @@ class TaskManagerLossS3Test {
   /** Files that land only after the job recovered from the kill. */
   private static final int LANDED_AFTER_RECOVERY = 12;
 
+  private static final Duration CHECKPOINTS = Duration.ofMinutes(1);
   private static final Duration ALL_VISIBLE_BOUND = Duration.ofSeconds(90);
   private static final Duration STABLE = Duration.ofSeconds(3);
   private static final Pattern PART_FILE = Pattern.compile("part-[^/]+\\.parquet");
@@ -78,8 +83,22 @@ class TaskManagerLossS3Test {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path dir;
 
-  @Test
-  void everyLandedRowOnceInTheS3TableDespiteAKilledTaskManager(TestInfo test) throws Exception {
+  /** How the TaskManager is lost. */
+  enum Loss {
+    /** {@code kill -9}: its tasks are gone at once. */
+    KILLED,
+    /**
+     * {@code SIGSTOP} past the heartbeat timeout, then {@code SIGCONT} once the job recovered on
+     * the other TaskManager and checkpointed twice: its tasks wake up as stale attempts beside the
+     * ones that replaced them, and must not overwrite or delete their files.
+     */
+    FROZEN
+  }
+
+  @ParameterizedTest
+  @EnumSource(Loss.class)
+  void everyLandedRowOnceInTheS3TableDespiteALostTaskManager(Loss loss, TestInfo test)
+      throws Exception {
     long seed = FailureSeeds.seed(test);
     Random random = new Random(seed);
     int killAfterFiles = FILES / 4 + random.nextInt(FILES / 4);
@@ -146,10 +165,22 @@ class TaskManagerLossS3Test {
         long visibleAtKill = visible.count();
         int hiddenAtKill = hiddenFiles(table).size();
         phases.done("kill point");
-        TaskManagerKills.Kill kill = TaskManagerKills.killAndAwaitRecovery(session, job, victim);
+        TaskManagerKills.Kill kill =
+            loss == Loss.KILLED
+                ? TaskManagerKills.killAndAwaitRecovery(session, job, victim)
+                : TaskManagerKills.freezeAndAwaitRecovery(session, job, victim);
         int landedAtRecovery = lander.landed();
-        recovered.countDown();
         phases.done("recovered");
+        if (loss == Loss.FROZEN) {
+          try {
+            // the new attempts publish files that the frozen ones still hold open
+            cluster.awaitCheckpoints(job, cluster.completedCheckpoints(job) + 2, CHECKPOINTS);
+          } finally {
+            TaskManagerKills.thaw(kill.pid);
+          }
+          phases.done("two checkpoints, then " + victim + " thawed");
+        }
+        recovered.countDown();
 
         landingDone.get(2, TimeUnit.MINUTES);
         phases.done("landing done");
@@ -162,11 +193,12 @@ class TaskManagerLossS3Test {
         session.cancel(job);
 
         LOG.info(
-            "Seed {}: killed {} (pid {}) of {} after {} of {} files had landed, {} rows visible,"
+            "Seed {}: {} {} (pid {}) of {} after {} of {} files had landed, {} rows visible,"
                 + " {} hidden files in the table; dropped after {} ms, job running and checkpointing again after {} ms ({} files"
                 + " landed by then), numRestarts {}; all {} rows visible {} ms after the kill, in"
                 + " {} part files; {} checkpoints. Phases: {}",
             seed,
+            loss,
             victim,
             kill.pid,
             running,
