@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.filetables.io.table.DdlParser;
+import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.FileTablesCli;
 import dev.filetables.pipelines.storage.LocalS3Server;
 import dev.filetables.testfixtures.SessionCluster;
+import dev.filetables.testfixtures.TableContents;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -45,10 +48,11 @@ import org.slf4j.LoggerFactory;
  * the job jar to the scripted session cluster with two TaskManagers, one of which is killed with
  * {@code kill -9} while files keep landing. The job must recover on the other TaskManager, and the
  * S3 table must end up with every landed row exactly once, as DuckDB reads it from the S3 server's
- * own files (each object is a plain file there), with no in-progress file left. The same holds when
- * the TaskManager is frozen ({@code SIGSTOP}) instead, past the heartbeat timeout, and woken up
- * once the job recovered and checkpointed twice on the other: its tasks wake up as stale attempts
- * (issue 17: a zombie must not delete or overwrite the new attempt's files).
+ * own files (each object is a plain file there), with no in-progress file left, and as FileTables'
+ * own reader reads them. The same holds when the TaskManager is frozen ({@code SIGSTOP}) instead,
+ * past the heartbeat timeout, and woken up once the job recovered and checkpointed twice on the
+ * other: its tasks wake up as stale attempts (issue 17: a zombie must not delete or overwrite the
+ * new attempt's files).
  *
  * <p>S3 is configured as an operator configures it: credentials in the environment of the cluster
  * (and of the client), {@code --endpoint} and {@code --awsRegion} as pipeline options. The landing
@@ -558,6 +562,25 @@ class TaskManagerLossS3Test {
     IndependentReader.Verdict verdict = IndependentReader.compare(landedRows(), read);
     List<String> problems = new ArrayList<>(verdict.extraProblems("DuckDB"));
     problems.addAll(verdict.missingProblems("DuckDB"));
+    // FileTables' own reader too, of the same objects (the S3 server keeps each as a plain file)
+    Map<String, Integer> readByFileTables = new TreeMap<>();
+    TableSpec local =
+        DdlParser.parse(sinkDdl().replace("s3://" + BUCKET + "/" + TABLE_KEY, table.toString()));
+    TableContents.scan(
+        local,
+        (row, file) ->
+            readByFileTables.merge(
+                String.join(
+                    "|",
+                    Long.toString(row.getInt64("id")),
+                    row.getString("msg"),
+                    row.getString("dt"),
+                    row.getString("hour")),
+                1,
+                Integer::sum));
+    IndependentReader.Verdict own = IndependentReader.compare(landedRows(), readByFileTables);
+    problems.addAll(own.extraProblems("FileTables' reader"));
+    problems.addAll(own.missingProblems("FileTables' reader"));
     assertEquals(List.of(), problems, "seed " + seed);
   }
 }
