@@ -71,9 +71,14 @@ class StopWithSavepointRestoreTest {
         (table, check) -> {
           assertEquals(List.of(), check.consistencyProblems(), "after stop: " + check);
           // the first job published while it ran: the restore continues a table readers already use
-          assertTrue(
-              check.visibleRows > 0 && check.visibleRows < ROWS,
-              "rows visible at the stop: " + check);
+          assertTrue(check.visibleRows > 0, "rows visible at the stop: " + check);
+          if (outcome.emittedByFirstJob < ROWS) {
+            assertTrue(check.visibleRows < ROWS, "rows visible at the stop: " + check);
+          } else {
+            // a host so loaded that the first checkpoints came after the source's last row: the
+            // stop found a finished input, the restore still has to add nothing and lose nothing
+            LOG.warn("{}: the first job emitted every row before its stop ({})", table, mode);
+          }
           assertEquals(List.of(), StreamingTables.strangeVisibleFiles(check.contents), table);
           LOG.info("{} after stop ({}): {}", table, mode, check);
         });
