@@ -372,8 +372,10 @@ public final class PartitionCompactor {
     try (Stream<Path> entries = Files.list(hiddenPart.getParent())) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
         String other = entry.getFileName().toString();
-        if (other.equals(name)) {
-          // the part file itself (a pending upload on S3): a delete of its own aborts the upload
+        if (other.equals(name)
+            || (PartFileName.isInProgress(other) && PartFileName.untagged(other).equals(base))) {
+          // the part file itself, or as another attempt wrote it (a pending upload on S3): a
+          // delete of its own aborts the upload
           deleted += FileOps.deleteQuietly(entry) ? 1 : 0;
         } else if (other.startsWith(prefix) && other.endsWith(IN_PROGRESS)) {
           derived.add(entry); // segments: plain files, deleted in one batch where the store can
