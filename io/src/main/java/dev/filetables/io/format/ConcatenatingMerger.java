@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.beam.sdk.annotations.Internal;
 
 /**
@@ -22,14 +24,26 @@ public final class ConcatenatingMerger implements FileMerger {
 
   @Override
   public void merge(List<Path> inputs, OutputStream out) throws IOException {
+    mergePlaced(inputs, out);
+  }
+
+  /** Each input's bytes, unchanged, at the offset where they were appended. */
+  @Override
+  public Optional<List<InputPlacement>> mergePlaced(List<Path> inputs, OutputStream out)
+      throws IOException {
+    List<InputPlacement> placements = new ArrayList<>(inputs.size());
+    long written = 0;
     try (OutputStream target = out;
         FilesInOrder files = new FilesInOrder(inputs)) {
       while (files.hasNext()) {
         try (InputStream in = files.next()) {
-          in.transferTo(target);
+          long length = in.transferTo(target);
+          placements.add(new InputPlacement(ByteRange.of(written, written + length), written));
+          written += length;
         }
       }
     }
+    return Optional.of(placements);
   }
 
   private Object readResolve() {

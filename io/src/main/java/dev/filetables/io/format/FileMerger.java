@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Joins complete files of one format and one file schema into a single file holding all their rows,
@@ -21,4 +22,15 @@ public interface FileMerger extends Serializable {
    * by the same format with the same file schema; at least one.
    */
   void merge(List<Path> inputs, OutputStream out) throws IOException;
+
+  /**
+   * Like {@link #merge}, and tells where each input's rows are in the merged file: one placement
+   * per input, in input order. Empty when this merger cannot tell, because it re-encodes rows and
+   * no range of its output holds one input's rows alone (the default).
+   */
+  default Optional<List<InputPlacement>> mergePlaced(List<Path> inputs, OutputStream out)
+      throws IOException {
+    merge(inputs, out);
+    return Optional.empty();
+  }
 }

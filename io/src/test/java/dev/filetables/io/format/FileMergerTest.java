@@ -89,6 +89,85 @@ class FileMergerTest {
     assertEquals(expected, byRanges);
   }
 
+  /**
+   * Formats whose inputs are split into several blocks or row groups, so that a placement has to
+   * hold several units of its input.
+   */
+  private static FileFormat smallUnits(String name) {
+    switch (name) {
+      case "avro":
+        return FileFormats.forName("avro", Map.of("sync-interval", "1000"));
+      case "parquet":
+        return FileFormats.forName(
+            "parquet", Map.of("block.size", "1024", "page.row.count.limit", "20"));
+      default:
+        return format(name);
+    }
+  }
+
+  /** What the format reads from {@code file}'s range {@code range}. */
+  private static List<Row> readRange(FileFormat format, byte[] file, ByteRange range)
+      throws IOException {
+    return BulkFormatContractTest.read(format, file, range, SCHEMA);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  void placementsReadEachInputsRowsAloneAlsoAfterAnotherMerge(String name) throws IOException {
+    FileFormat format = smallUnits(name);
+    FileMerger merger = FileMergers.of(format, SCHEMA);
+    List<List<Row>> inputRows =
+        List.of(
+            AllTypes.randomRows(300, 1),
+            List.of(),
+            AllTypes.specialRows(),
+            AllTypes.randomRows(7, 2));
+    List<Path> inputs = new ArrayList<>();
+    List<List<Row>> expected = new ArrayList<>();
+    for (int i = 0; i < inputRows.size(); i++) {
+      Path input = writeFile(format, name + "-in-" + i, inputRows.get(i));
+      inputs.add(input);
+      expected.add(BulkFormatContractTest.readAll(format, Files.readAllBytes(input), SCHEMA));
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<InputPlacement> placements = merger.mergePlaced(inputs, out).orElseThrow();
+    byte[] merged = out.toByteArray();
+    assertEquals(inputs.size(), placements.size());
+    if (name.equals("parquet")) {
+      assertTrue(parquetRowGroups(merged) > inputs.size(), "inputs of several row groups");
+    } else if (name.equals("avro")) {
+      assertTrue(avroBlocks(merged) > inputs.size(), "inputs of several blocks");
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      assertEquals(
+          expected.get(i), readRange(format, merged, placements.get(i).rows()), "input " + i);
+    }
+
+    // the merged file merged again behind another file: its inputs' rows move with its bytes
+    Path first = Files.write(dir.resolve(name + "-merged"), merged);
+    Path before = writeFile(format, name + "-before", AllTypes.randomRows(40, 3));
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    List<InputPlacement> outer = merger.mergePlaced(List.of(before, first), again).orElseThrow();
+    byte[] twice = again.toByteArray();
+    assertEquals(
+        BulkFormatContractTest.readAll(format, Files.readAllBytes(before), SCHEMA),
+        readRange(format, twice, outer.get(0).rows()));
+    long shift = outer.get(1).shift();
+    for (int i = 0; i < inputs.size(); i++) {
+      ByteRange rows = placements.get(i).rows();
+      ByteRange moved = ByteRange.of(rows.start() + shift, rows.end() + shift);
+      assertEquals(expected.get(i), readRange(format, twice, moved), "input " + i + ", moved");
+    }
+  }
+
+  @Test
+  void aMergerThatReEncodesCannotPlaceItsInputs() throws IOException {
+    FileFormat csv = format("csv");
+    Path a = writeFile(csv, "a", AllTypes.randomRows(5, 1));
+    FileMerger rewriting = new RewritingMerger(csv, SCHEMA);
+    assertTrue(rewriting.mergePlaced(List.of(a, a), new ByteArrayOutputStream()).isEmpty());
+  }
+
   @Test
   void bulkFormatsKeepTheirRowsExactly() throws IOException {
     for (String name : List.of("avro", "parquet")) {

@@ -1,13 +1,17 @@
 package dev.filetables.io.format.parquet;
 
+import dev.filetables.io.format.ByteRange;
 import dev.filetables.io.format.FileMerger;
+import dev.filetables.io.format.InputPlacement;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.beam.sdk.annotations.Internal;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.CodecFactory;
@@ -21,10 +25,17 @@ import org.apache.parquet.schema.MessageType;
  * encoded) behind one new footer. The merged file has the schema and key-value metadata of the
  * first input; every input must have that schema (true for the segments of one part file). Row
  * groups are not combined: a merged file has as many row groups as its inputs together.
+ *
+ * <p>Placements: an input's row groups are copied one after the other, so its rows are the bytes
+ * between the merged file's position before and after the copy (a ranged reader reads the row
+ * groups whose midpoint it holds). A row group keeps its layout; an input whose row groups lie back
+ * to back (as in a file merged here) keeps the layout of all of them.
  */
 @Internal
 public final class ParquetFileMerger implements FileMerger {
   private static final long serialVersionUID = 1L;
+
+  private static final int MAGIC_LENGTH = 4;
 
   private final ParquetOptions options;
 
@@ -34,6 +45,12 @@ public final class ParquetFileMerger implements FileMerger {
 
   @Override
   public void merge(List<Path> inputs, OutputStream out) throws IOException {
+    mergePlaced(inputs, out);
+  }
+
+  @Override
+  public Optional<List<InputPlacement>> mergePlaced(List<Path> inputs, OutputStream out)
+      throws IOException {
     if (inputs.isEmpty()) {
       out.close();
       throw new IllegalArgumentException("Nothing to merge: no input files");
@@ -42,6 +59,7 @@ public final class ParquetFileMerger implements FileMerger {
     MessageType schema = null;
     Map<String, String> metadata = null;
     boolean ended = false;
+    List<InputPlacement> placements = new ArrayList<>(inputs.size());
     try {
       for (Path input : inputs) {
         try (SeekableByteChannel channel = Files.newByteChannel(input);
@@ -71,7 +89,15 @@ public final class ParquetFileMerger implements FileMerger {
                     + " differs from "
                     + schema);
           }
+          long start = writer.getPos();
           reader.appendTo(writer);
+          // the magic number is all that comes before the row groups of a file without any
+          long firstRowGroup =
+              reader.getRowGroups().isEmpty()
+                  ? MAGIC_LENGTH
+                  : reader.getRowGroups().get(0).getStartingPos();
+          placements.add(
+              new InputPlacement(ByteRange.of(start, writer.getPos()), start - firstRowGroup));
         }
       }
       writer.end(metadata);
@@ -81,6 +107,7 @@ public final class ParquetFileMerger implements FileMerger {
         out.close(); // a failed merge: the caller discards the output
       }
     }
+    return Optional.of(placements);
   }
 
   private ParquetReadOptions readOptions() {
