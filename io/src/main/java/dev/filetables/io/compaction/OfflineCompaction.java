@@ -5,10 +5,13 @@ import dev.filetables.io.files.CompactedFileName;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.files.ReplacedFiles;
+import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.FileMerger;
+import dev.filetables.io.format.InputPlacement;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -16,8 +19,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -100,8 +107,12 @@ public final class OfflineCompaction {
     this.cleanup = new CompactionCleanup(grace, LISTING_SETTLE);
   }
 
-  /** A visible data file of the directory as readers see it. */
-  private record Visible(Path path, long size) {}
+  /**
+   * A visible data file of the directory as readers see it, with the origins its sidecar records if
+   * it is itself a merged file (empty otherwise, or when unknown).
+   */
+  private record Visible(
+      Path path, long size, long modificationTimeMillis, List<ReplacedFiles.Origin> origins) {}
 
   /**
    * Compacts the partition directories {@code dirs} on a thread pool (one thread per core), or with
@@ -228,8 +239,8 @@ public final class OfflineCompaction {
   }
 
   /**
-   * Merges one group and commits it: merged hidden → sidecar → rename (the commit point). Its
-   * inputs are moved out of sight in phase two.
+   * Merges one group and commits it: merged hidden → sidecar (with the merged file's origins) →
+   * rename (the commit point). Its inputs are moved out of sight in phase two.
    */
   private long merge(Path dir, List<Visible> group) throws IOException {
     List<String> names = new ArrayList<>();
@@ -242,14 +253,15 @@ public final class OfflineCompaction {
     Path hidden = dir.resolve(hiddenName);
     Path visible = dir.resolve(PartFileName.visibleOf(hiddenName));
     FileOps.deleteQuietly(hidden); // a partial output of a crashed run
+    Optional<List<InputPlacement>> placements;
     try (OutputStream out = FileOps.createForPublish(dir, hiddenName)) { // published unread
-      merger.merge(inputs, out);
+      placements = merger.mergePlaced(inputs, out);
     } catch (IOException | RuntimeException e) {
       FileOps.deleteQuietly(hidden);
       throw e;
     }
     OfflineCompactionFailpoints.reached(Point.MERGED, hidden);
-    ReplacedFiles.write(visible, names);
+    ReplacedFiles.write(visible, names, placements.map(p -> origins(group, p)).orElse(List.of()));
     OfflineCompactionFailpoints.reached(Point.SIDECAR_WRITTEN, hidden);
     FileOps.publish(
         hidden); // the commit point: from here on FileTables readers take the merged file
@@ -259,32 +271,89 @@ public final class OfflineCompaction {
     return Files.size(visible);
   }
 
+  /**
+   * The origins of a merged group: each input's rows where the merge placed them, and for an input
+   * that was itself merged, the origins it holds, moved as its bytes were. So a reader that has
+   * read some of those files (the watched source) can take the rest of them from the merged file.
+   */
+  private static List<ReplacedFiles.Origin> origins(
+      List<Visible> group, List<InputPlacement> placements) {
+    List<ReplacedFiles.Origin> origins = new ArrayList<>();
+    for (int i = 0; i < group.size(); i++) {
+      Visible input = group.get(i);
+      InputPlacement placed = placements.get(i);
+      if (input.origins().isEmpty()) {
+        origins.add(
+            new ReplacedFiles.Origin(
+                input.path().getFileName().toString(),
+                input.modificationTimeMillis(),
+                placed.rows().start(),
+                placed.rows().end()));
+      } else {
+        input.origins().forEach(inner -> origins.add(inner.movedBy(placed.shift())));
+      }
+    }
+    return origins;
+  }
+
   /** The visible data files of {@code dir}, sorted, without files replaced per the protocol. */
   private static List<Visible> visibleFiles(Path dir) throws IOException {
-    List<Path> all = CompactionCleanup.entries(dir);
-    List<String> visibleNames = new ArrayList<>();
-    for (Path entry : all) {
-      if (!PartFileName.isHidden(entry.getFileName().toString())) {
-        visibleNames.add(entry.getFileName().toString());
-      }
-    }
-    Set<String> replaced = ReplacedFiles.replacedNames(dir, visibleNames);
+    Map<String, BasicFileAttributes> visible = visibleEntries(dir);
+    Map<String, ReplacedFiles.Sidecar> sidecars =
+        ReplacedFiles.sidecars(dir, new ArrayList<>(visible.keySet()));
+    Set<String> replaced = new HashSet<>();
+    sidecars.values().forEach(sidecar -> replaced.addAll(sidecar.replaced()));
     List<Visible> files = new ArrayList<>();
-    for (String name : visibleNames) {
-      if (replaced.contains(name)) {
-        continue;
-      }
-      try {
-        BasicFileAttributes attrs =
-            Files.readAttributes(
-                dir.resolve(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (attrs.isRegularFile()) {
-          files.add(new Visible(dir.resolve(name), attrs.size()));
-        }
-      } catch (NoSuchFileException e) {
-        // deleted meanwhile
-      }
-    }
+    visible.forEach(
+        (name, attrs) -> {
+          if (!replaced.contains(name) && attrs.isRegularFile()) {
+            ReplacedFiles.Sidecar sidecar = sidecars.get(name);
+            files.add(
+                new Visible(
+                    dir.resolve(name),
+                    attrs.size(),
+                    attrs.lastModifiedTime().toMillis(),
+                    sidecar == null ? List.of() : sidecar.origins()));
+          }
+        });
     return files;
+  }
+
+  /**
+   * The visible entries of {@code dir} by name, with their attributes as a FileTables listing gets
+   * them (on a store from the listing itself: the modification times the watched source saw, and no
+   * request per file).
+   */
+  private static Map<String, BasicFileAttributes> visibleEntries(Path dir) throws IOException {
+    Map<String, BasicFileAttributes> entries = new TreeMap<>();
+    try {
+      if (Stores.isStore(dir)) {
+        for (Stores.Entry entry : Stores.list(dir)) {
+          String name = entry.path().getFileName().toString();
+          if (!PartFileName.isHidden(name)) {
+            entries.put(name, entry);
+          }
+        }
+        return entries;
+      }
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+        for (Path entry : stream) {
+          String name = entry.getFileName().toString();
+          if (!PartFileName.isHidden(name)) {
+            try {
+              entries.put(
+                  name,
+                  Files.readAttributes(
+                      entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+            } catch (NoSuchFileException e) {
+              // deleted meanwhile
+            }
+          }
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return Map.of(); // the directory is gone
+    }
+    return entries;
   }
 }

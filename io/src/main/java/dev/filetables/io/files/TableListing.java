@@ -7,8 +7,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.beam.sdk.annotations.Internal;
 
@@ -24,8 +28,8 @@ import org.apache.beam.sdk.annotations.Internal;
  * above the last level, a directory inside it, a dangling link) is logged at WARN and returned by
  * {@link #scan} as {@link IgnoredEntry ignored}. A missing root is an empty table (logged at INFO).
  * Files replaced by an offline compaction's merged file in the same directory are left out ({@link
- * ReplacedFiles}: the protocol that makes a compaction atomic for readers). Files are sorted by
- * path.
+ * ReplacedFiles}: the protocol that makes a compaction atomic for readers); the origins their
+ * sidecars record come with the listing. Files are sorted by path.
  */
 @Internal
 public final class TableListing {
@@ -38,8 +42,18 @@ public final class TableListing {
 
     abstract List<IgnoredEntry> ignored();
 
-    static Result of(List<DataFile> files, List<IgnoredEntry> ignored) {
-      return new AutoValue_TableListing_Result(List.copyOf(files), List.copyOf(ignored));
+    /**
+     * The origins of the listed merged files whose sidecars record them, by merged file path
+     * ({@link ReplacedFiles.Origin}).
+     */
+    public abstract Map<String, List<ReplacedFiles.Origin>> origins();
+
+    static Result of(
+        List<DataFile> files,
+        List<IgnoredEntry> ignored,
+        Map<String, List<ReplacedFiles.Origin>> origins) {
+      return new AutoValue_TableListing_Result(
+          List.copyOf(files), List.copyOf(ignored), Map.copyOf(origins));
     }
   }
 
@@ -109,6 +123,7 @@ public final class TableListing {
     PartitionWalker walker =
         new PartitionWalker(partitionKeys, defaultPartitionName, filter, opener);
     List<DataFile> files = new ArrayList<>();
+    Map<String, List<ReplacedFiles.Origin>> origins = new HashMap<>();
     walker.walk(
         root.toAbsolutePath(),
         (dir, partition) -> {
@@ -117,11 +132,14 @@ public final class TableListing {
           }
           List<Path> entries = walker.visibleEntries(dir);
           // files an offline compaction has replaced by a merged file of this listing are not read
-          java.util.Set<String> replaced =
-              ReplacedFiles.replacedNames(
+          Map<String, ReplacedFiles.Sidecar> sidecars =
+              ReplacedFiles.sidecars(
                   dir, entries.stream().map(p -> p.getFileName().toString()).toList());
+          Set<String> replaced = new HashSet<>();
+          sidecars.values().forEach(sidecar -> replaced.addAll(sidecar.replaced()));
           for (Path entry : entries) {
-            if (replaced.contains(entry.getFileName().toString())) {
+            String name = entry.getFileName().toString();
+            if (replaced.contains(name)) {
               continue;
             }
             BasicFileAttributes attrs = walker.attributes(entry);
@@ -148,9 +166,13 @@ public final class TableListing {
             }
             files.add(
                 DataFile.of(path, partition, attrs.size(), attrs.lastModifiedTime().toMillis()));
+            ReplacedFiles.Sidecar sidecar = sidecars.get(name);
+            if (sidecar != null && !sidecar.origins().isEmpty()) {
+              origins.put(path, sidecar.origins());
+            }
           }
         });
     files.sort(Comparator.comparing(DataFile::path));
-    return Result.of(files, walker.ignored());
+    return Result.of(files, walker.ignored(), origins);
   }
 }

@@ -6,6 +6,7 @@ import dev.filetables.io.partition.PartitionFilter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,45 @@ class ReplacedFilesTest {
       Files.delete(dir.resolve(name));
     }
     assertEquals(List.of(merged, "part-u-0-3.json"), listed());
+  }
+
+  @Test
+  void aSidecarCarriesTheMergedFilesOriginsToTheListing() throws Exception {
+    Path dir = Files.createDirectories(root.resolve("dt=1"));
+    List<String> old = List.of("part-u-0-1.json", "part-compacted-c0123456789abcdef-2.json");
+    List<ReplacedFiles.Origin> origins =
+        List.of(
+            new ReplacedFiles.Origin("part-u-0-1.json", 1_700_000_000_000L, 0, 3),
+            new ReplacedFiles.Origin("part-u-0-7.json", 1_600_000_000_000L, 3, 6),
+            new ReplacedFiles.Origin("part-u-0-8.json", 1_600_000_000_001L, 6, 6));
+    String merged = CompactedFileName.visible(CompactedFileName.OFFLINE_UUID, old, ".json");
+    Files.writeString(dir.resolve(merged), "{}\n{}\n");
+    ReplacedFiles.write(dir.resolve(merged), old, origins);
+
+    assertEquals(old, ReplacedFiles.read(dir.resolve(merged)), "the names, as before");
+    assertEquals(
+        new ReplacedFiles.Sidecar(old, origins),
+        ReplacedFiles.readWhole(dir.resolve(merged)).get());
+    TableListing.Result listing =
+        TableListing.scan(
+            root, List.of("dt"), "__DEFAULT_PARTITION__", PartitionFilter.all(), Optional.empty());
+    assertEquals(
+        Map.of(dir.resolve(merged).toString(), origins), listing.origins(), "with the listing");
+
+    // a sidecar without origins (a merge that could not place its inputs, or an older sidecar)
+    ReplacedFiles.write(dir.resolve(merged), old);
+    assertEquals(
+        new ReplacedFiles.Sidecar(old, List.of()),
+        ReplacedFiles.readWhole(dir.resolve(merged)).get());
+    assertEquals(
+        Map.of(),
+        TableListing.scan(
+                root,
+                List.of("dt"),
+                "__DEFAULT_PARTITION__",
+                PartitionFilter.all(),
+                Optional.empty())
+            .origins());
   }
 
   @Test
