@@ -2,6 +2,7 @@ package dev.filetables.transforms.source.watch;
 
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.ListedFiles;
+import dev.filetables.io.files.ReplacedFiles;
 import dev.filetables.io.files.TableListing;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.ByteRange;
@@ -26,7 +27,8 @@ import org.apache.beam.sdk.util.SerializableUtils;
 /**
  * One poll of a watcher shard: lists the table (partition directories at every depth, hidden,
  * in-progress and regex-excluded files left out, committed partitions optionally skipped), keeps
- * the shard's files that are new to its restriction, and cuts them into ranges. Does not change the
+ * the shard's files that are new to its restriction, and cuts them into ranges. A merged file of an
+ * offline compaction counts as the files it holds ({@link MergedFiles}). Does not change the
  * restriction: the outcome is claimed.
  */
 final class DirectoryPoller {
@@ -72,16 +74,16 @@ final class DirectoryPoller {
   }
 
   /** Files of the table as the listing sees them now (all shards), for {@link #select}. */
-  List<DataFile> list(long windowStartMillis) throws IOException {
+  ListedTable list(long windowStartMillis) throws IOException {
     TableOptions options = settings.table().options();
-    return TableListing.scan(
+    return ListedTable.of(
+        TableListing.scan(
             options.rootPath(),
             settings.table().partitionKeys(),
             options.partitionDefaultName(),
             settings.filter(),
             pathRegex,
-            leaf -> !committedBefore(leaf, windowStartMillis))
-        .files();
+            leaf -> !committedBefore(leaf, windowStartMillis)));
   }
 
   /**
@@ -105,7 +107,7 @@ final class DirectoryPoller {
               listingsTaken.inc();
               return list(window);
             });
-    return select(restriction, listing.files(), listing.startedAtMillis());
+    return select(restriction, listing.table(), listing.startedAtMillis());
   }
 
   /**
@@ -125,17 +127,23 @@ final class DirectoryPoller {
    * The selection part of {@link #poll}, on a listing started at {@code nowMillis}: the cursor
    * becomes that start, never the time the listing was handed over.
    */
-  PollOutcome select(WatchRestriction restriction, List<DataFile> listing, long nowMillis)
+  PollOutcome select(WatchRestriction restriction, ListedTable listing, long nowMillis)
       throws IOException {
     long lateness = settings.latenessMillis();
     long windowStart = minus(restriction.cursorMillis, lateness);
     List<PollOutcome.NewFile> candidates = new ArrayList<>();
     long maxFileTime = WatchRestriction.UNSET;
-    for (DataFile file : listing) {
+    for (DataFile file : listing.files()) {
       if (fileTimes.usesPartitionTime()) {
         maxFileTime = Math.max(maxFileTime, fileTimes.of(file));
       }
       if (isInProgress(file.path())) {
+        continue;
+      }
+      List<ReplacedFiles.Origin> origins = listing.origins().get(file.path());
+      if (origins != null) {
+        candidates.addAll(
+            MergedFiles.newOrigins(file, origins, restriction, windowStart, pathRegex, fileTimes));
         continue;
       }
       long hash = SeenFiles.hash(file.path());
@@ -145,24 +153,29 @@ final class DirectoryPoller {
       if (file.modificationTimeMillis() < windowStart || restriction.seen.contains(hash)) {
         continue;
       }
-      candidates.add(new PollOutcome.NewFile(file, hash));
+      candidates.add(PollOutcome.NewFile.whole(file, hash, fileTimes.of(file)));
     }
     candidates.sort(
-        Comparator.comparingLong((PollOutcome.NewFile f) -> f.file.modificationTimeMillis())
-            .thenComparing(f -> f.file.path()));
+        Comparator.comparingLong((PollOutcome.NewFile f) -> f.modificationTimeMillis)
+            .thenComparing(f -> f.file.path())
+            .thenComparingLong(f -> f.rows == null ? 0 : f.rows.start()));
     int room = Math.max(0, settings.maxPendingFiles() - pendingFiles(restriction));
     List<PollOutcome.NewFile> admitted = candidates.subList(0, Math.min(room, candidates.size()));
     // Files not admitted now must stay inside the window: the cursor stops at the first of them.
     long cursor = nowMillis;
     if (admitted.size() < candidates.size()) {
-      cursor = Math.min(cursor, candidates.get(admitted.size()).file.modificationTimeMillis());
+      cursor = Math.min(cursor, candidates.get(admitted.size()).modificationTimeMillis);
     }
     cursor = Math.max(cursor, restriction.cursorMillis);
     List<PendingRange> ranges = new ArrayList<>();
     for (PollOutcome.NewFile file : admitted) {
-      long fileTime = fileTimes.of(file.file);
-      for (ByteRange range : split(file.file)) {
-        ranges.add(new PendingRange(file.file, range, fileTime, 0));
+      // an origin is one range of its merged file (nothing to read if it had no rows)
+      List<ByteRange> fileRanges =
+          file.rows == null
+              ? split(file.file)
+              : file.rows.length() > 0 ? List.of(file.rows) : List.of();
+      for (ByteRange range : fileRanges) {
+        ranges.add(new PendingRange(file.file, range, file.fileTimeMillis, 0));
       }
     }
     long newWindowStart = minus(cursor, lateness);

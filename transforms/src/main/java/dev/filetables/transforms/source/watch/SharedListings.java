@@ -1,6 +1,5 @@
 package dev.filetables.transforms.source.watch;
 
-import dev.filetables.io.files.DataFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.List;
@@ -44,11 +43,11 @@ final class SharedListings {
    * were skipped ({@link WatchRestriction#UNSET}: none), so it serves askers whose window starts no
    * earlier.
    */
-  record Listing(long startedAtMillis, long windowStartMillis, List<DataFile> files) {}
+  record Listing(long startedAtMillis, long windowStartMillis, ListedTable table) {}
 
   /** Lists the table; committed partitions older than the window start may be skipped. */
   interface Lister {
-    List<DataFile> list(long windowStartMillis) throws IOException;
+    ListedTable list(long windowStartMillis) throws IOException;
   }
 
   private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
@@ -122,8 +121,7 @@ final class SharedListings {
       }
       try {
         long started = System.currentTimeMillis();
-        Listing fresh =
-            new Listing(started, windowStartMillis, List.copyOf(lister.list(windowStartMillis)));
+        Listing fresh = new Listing(started, windowStartMillis, lister.list(windowStartMillis));
         synchronized (this) {
           if (latest == null || fresh.startedAtMillis() >= latest.startedAtMillis()) {
             latest = fresh;

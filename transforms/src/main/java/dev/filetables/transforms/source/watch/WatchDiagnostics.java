@@ -80,7 +80,7 @@ public final class WatchDiagnostics {
           && visible.peekFirst().modificationTimeMillis() < now - keepMillis) {
         visible.removeFirst();
       }
-      PollOutcome poll = poller.select(restriction, new ArrayList<>(visible), now);
+      PollOutcome poll = poller.select(restriction, ListedTable.of(new ArrayList<>(visible)), now);
       tracker.tryClaim(WatchClaim.poll(poll));
       maxBytes = Math.max(maxBytes, encodedSize(restriction));
       while (!restriction.pending.isEmpty()) {
@@ -127,6 +127,7 @@ public final class WatchDiagnostics {
     int listed =
         poller
             .list(DirectoryPoller.minus(restriction.cursorMillis, settings.latenessMillis()))
+            .files()
             .size();
     long started = System.nanoTime();
     for (int i = 0; i < polls; i++) {

@@ -10,7 +10,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code cursorMillis}: every file of this shard modified before {@code cursor - lateness}
  *       has been taken in; the listing offers only newer files.
- *   <li>{@code seen}: hashes of the files taken in that are still inside that window.
+ *   <li>{@code seen}: hashes of the files taken in that are still inside that window (a file whose
+ *       rows were taken from a merged file it was compacted into counts as taken in).
  *   <li>{@code pending}: byte ranges taken in but not read to their end, with rows already emitted.
  *   <li>what the watermark needs: the file-time horizon of the last listing, the largest event time
  *       emitted, the processing time of the last new file (for the idle timeout).
@@ -112,7 +113,7 @@ final class WatchRestriction {
   /** Takes in the outcome of a poll. */
   void apply(PollOutcome poll) {
     for (PollOutcome.NewFile file : poll.newFiles()) {
-      seen.add(file.hash, file.file.modificationTimeMillis());
+      seen.add(file.hash, file.modificationTimeMillis);
     }
     pending.addAll(poll.ranges());
     cursorMillis = poll.cursorMillis();

@@ -43,7 +43,7 @@ class SharedListingsTest {
       } catch (InterruptedException e) {
         throw new IOException(e);
       }
-      return List.of();
+      return ListedTable.EMPTY;
     };
   }
 

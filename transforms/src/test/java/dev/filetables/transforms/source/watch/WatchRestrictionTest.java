@@ -166,7 +166,7 @@ class WatchRestrictionTest {
     tracker.tryClaim(WatchClaim.poll(poller.poll(r, now)));
     file("dt=2020-05-20/hour=10/late.json", now); // into a committed partition: not listed
     file("dt=2020-05-20/hour=11/new.json", now);
-    List<DataFile> listed = poller.list(r.cursorMillis - MINUTE);
+    List<DataFile> listed = poller.list(r.cursorMillis - MINUTE).files();
     assertEquals(
         List.of("b.json", "new.json"),
         listed.stream()
