@@ -2,19 +2,16 @@ package dev.filetables.io.compaction;
 
 import dev.filetables.io.compaction.OfflineCompactionFailpoints.Point;
 import dev.filetables.io.files.CompactedFileName;
+import dev.filetables.io.files.DirectoryEntries;
 import dev.filetables.io.files.FileOps;
 import dev.filetables.io.files.PartFileName;
 import dev.filetables.io.files.ReplacedFiles;
-import dev.filetables.io.files.store.Stores;
 import dev.filetables.io.format.FileMerger;
 import dev.filetables.io.format.InputPlacement;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
@@ -24,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -298,7 +294,7 @@ public final class OfflineCompaction {
 
   /** The visible data files of {@code dir}, sorted, without files replaced per the protocol. */
   private static List<Visible> visibleFiles(Path dir) throws IOException {
-    Map<String, BasicFileAttributes> visible = visibleEntries(dir);
+    Map<String, BasicFileAttributes> visible = DirectoryEntries.visible(dir);
     Map<String, ReplacedFiles.Sidecar> sidecars =
         ReplacedFiles.sidecars(dir, new ArrayList<>(visible.keySet()));
     Set<String> replaced = new HashSet<>();
@@ -317,43 +313,5 @@ public final class OfflineCompaction {
           }
         });
     return files;
-  }
-
-  /**
-   * The visible entries of {@code dir} by name, with their attributes as a FileTables listing gets
-   * them (on a store from the listing itself: the modification times the watched source saw, and no
-   * request per file).
-   */
-  private static Map<String, BasicFileAttributes> visibleEntries(Path dir) throws IOException {
-    Map<String, BasicFileAttributes> entries = new TreeMap<>();
-    try {
-      if (Stores.isStore(dir)) {
-        for (Stores.Entry entry : Stores.list(dir)) {
-          String name = entry.path().getFileName().toString();
-          if (!PartFileName.isHidden(name)) {
-            entries.put(name, entry);
-          }
-        }
-        return entries;
-      }
-      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-        for (Path entry : stream) {
-          String name = entry.getFileName().toString();
-          if (!PartFileName.isHidden(name)) {
-            try {
-              entries.put(
-                  name,
-                  Files.readAttributes(
-                      entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-            } catch (NoSuchFileException e) {
-              // deleted meanwhile
-            }
-          }
-        }
-      }
-    } catch (NoSuchFileException e) {
-      return Map.of(); // the directory is gone
-    }
-    return entries;
   }
 }

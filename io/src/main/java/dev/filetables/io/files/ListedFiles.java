@@ -7,6 +7,11 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.beam.sdk.annotations.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,11 +21,47 @@ import org.slf4j.LoggerFactory;
  * compaction replaced after the listing is read under its grace name ({@link
  * ReplacedFiles#graceNameOf}), also when it is moved while open (on S3 every ranged read is a
  * request of its own, and a move is a copy and a delete). So a reader keeps the view its listing
- * gave until the grace period has passed.
+ * gave until the grace period has passed; after it, a whole listed file can still be read from the
+ * merged file that holds its rows ({@link #holderOf}).
  */
 @Internal
 public final class ListedFiles {
   private ListedFiles() {}
+
+  /**
+   * Where a replaced file's rows are: a visible merged file of its directory and the range of it
+   * that reads exactly those rows (the origin its sidecar records).
+   */
+  public record Holder(Path merged, long size, long modificationTimeMillis, long start, long end) {}
+
+  /**
+   * The visible merged file of {@code listed}'s directory that holds the rows of {@code listed} (an
+   * origin its sidecar records), for a listed file that is gone under both its name and its grace
+   * name; empty if no merged file there records it. Lists the directory and reads the sidecars of
+   * its merged files: for the rare file whose grace period ended before it was read.
+   */
+  public static Optional<Holder> holderOf(Path listed) throws IOException {
+    Path dir = listed.toAbsolutePath().getParent();
+    String name = listed.getFileName().toString();
+    Map<String, BasicFileAttributes> visible = DirectoryEntries.visible(dir);
+    List<String> names = new ArrayList<>(visible.keySet());
+    for (Map.Entry<String, ReplacedFiles.Sidecar> merged :
+        ReplacedFiles.sidecars(dir, names).entrySet()) {
+      for (ReplacedFiles.Origin origin : merged.getValue().origins()) {
+        if (origin.name().equals(name)) {
+          BasicFileAttributes attrs = visible.get(merged.getKey());
+          return Optional.of(
+              new Holder(
+                  dir.resolve(merged.getKey()),
+                  attrs.size(),
+                  attrs.lastModifiedTime().toMillis(),
+                  origin.start(),
+                  origin.end()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
 
   /**
    * Opens {@code listed} for reading, or its grace name if it is gone; {@link NoSuchFileException}

@@ -9,10 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A listed file is read where it is: under its name, or its grace name once replaced. */
+/**
+ * A listed file is read where it is: under its name, its grace name once replaced, or in the merged
+ * file that holds its rows once the grace name is gone.
+ */
 class ListedFilesTest {
   @TempDir Path dir;
 
@@ -41,5 +46,25 @@ class ListedFilesTest {
     NoSuchFileException gone =
         assertThrows(NoSuchFileException.class, () -> ListedFiles.open(listed));
     assertEquals(listed.toString(), gone.getFile(), "names the listed file");
+  }
+
+  @Test
+  void aReplacedFileWhoseGraceNameIsGoneIsHeldByTheMergedFileThatRecordsIt() throws Exception {
+    Path listed = dir.resolve("part-u-0-2.json");
+    assertEquals(Optional.empty(), ListedFiles.holderOf(listed), "no merged file records it");
+    List<String> replaced = List.of("part-u-0-1.json", "part-u-0-2.json");
+    String merged = CompactedFileName.visible(CompactedFileName.OFFLINE_UUID, replaced, ".json");
+    Files.writeString(dir.resolve(merged), "{\"id\":1}\n{\"id\":2}\n");
+    ReplacedFiles.write(
+        dir.resolve(merged),
+        replaced,
+        List.of(
+            new ReplacedFiles.Origin("part-u-0-1.json", 5L, 0, 9),
+            new ReplacedFiles.Origin("part-u-0-2.json", 6L, 9, 18)));
+    ListedFiles.Holder holder = ListedFiles.holderOf(listed).orElseThrow();
+    assertEquals(dir.resolve(merged), holder.merged());
+    assertEquals(18, holder.size());
+    assertEquals(List.of(9L, 18L), List.of(holder.start(), holder.end()));
+    assertEquals(Optional.empty(), ListedFiles.holderOf(dir.resolve("part-u-0-3.json")));
   }
 }

@@ -4,6 +4,7 @@ import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.ListedFiles;
 import dev.filetables.io.files.TablePaths;
 import dev.filetables.io.format.BadRecordException;
+import dev.filetables.io.format.ByteRange;
 import dev.filetables.io.format.FileFormat;
 import dev.filetables.io.format.FileFormats;
 import dev.filetables.io.format.RowReader;
@@ -19,6 +20,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.metrics.Counter;
@@ -57,7 +59,9 @@ import org.slf4j.LoggerFactory;
  *       file has left the table since (retention, a re-written partition); failing would make every
  *       read race with clean-up jobs, and no retry can bring it back. A file an offline compaction
  *       replaced since the listing is not vanished: it is read under its hidden grace name until
- *       the grace period has passed ({@link ListedFiles}).
+ *       the grace period has passed ({@link ListedFiles}); after it, a range that is its whole file
+ *       is read from the range of the merged file that holds its rows, if the merged file's sidecar
+ *       records it ({@link ListedFiles#holderOf}).
  *   <li><b>Empty file</b>: 0 rows for CSV and JSON (not an error); a 0-byte Parquet or Avro file is
  *       not a valid file of its format and is a bad file.
  * </ul>
@@ -344,17 +348,43 @@ public final class FileRangeReader implements Serializable {
         }
         return false;
       }
+      long size = file.size();
+      ByteRange bytes = range.range();
       try {
         channel = ListedFiles.open(TablePaths.of(file.path()));
       } catch (NoSuchFileException e) {
-        vanished("after it was listed; not read");
-        return false;
+        Optional<ListedFiles.Holder> holder = holderOfWholeFile();
+        if (holder.isEmpty()) {
+          vanished("after it was listed; not read");
+          return false;
+        }
+        // replaced, its grace period over: its rows are read from the merged file holding them
+        size = holder.get().size();
+        bytes = ByteRange.of(holder.get().start(), holder.get().end());
+        try {
+          channel = ListedFiles.open(holder.get().merged());
+        } catch (NoSuchFileException gone) {
+          vanished("after it was listed, and so was the merged file holding it; not read");
+          return false;
+        } catch (IOException | RuntimeException failed) {
+          reportBadFile(range.range().start(), "opening " + holder.get().merged(), failed);
+          return false;
+        }
+        if (!replaying) {
+          LOG.info(
+              "Table `{}`: {} was replaced by an offline compaction and its grace period is over;"
+                  + " reading its rows from {} {}",
+              table.name(),
+              file.path(),
+              holder.get().merged(),
+              bytes);
+        }
       } catch (IOException | RuntimeException e) {
         reportBadFile(range.range().start(), "opening the file", e);
         return false;
       }
       try {
-        reader = format.createReader(channel, file.size(), range.range(), assembler.fileSchema());
+        reader = format.createReader(channel, size, bytes, assembler.fileSchema());
         return true;
       } catch (NoSuchFileException e) {
         vanished("while it was read");
@@ -372,6 +402,17 @@ public final class FileRangeReader implements Serializable {
         }
         return false;
       }
+    }
+
+    /**
+     * For a range that is its whole file: the merged file of an offline compaction holding that
+     * file's rows, if one does (a range of a file that was split maps to no range of it).
+     */
+    private Optional<ListedFiles.Holder> holderOfWholeFile() throws IOException {
+      if (!range.range().equals(ByteRange.of(0, range.file().size()))) {
+        return Optional.empty();
+      }
+      return ListedFiles.holderOf(TablePaths.of(range.file().path()));
     }
 
     private void vanished(String when) {

@@ -246,7 +246,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
       cursor.close();
       throw e;
     }
-    if (skipped < head.rowsDone) {
+    if (skipped < head.rowsDone && !cursor.result().vanished()) {
       cursor.close();
       throw new IOException(
           head.file.path()
@@ -256,6 +256,7 @@ final class WatchAndReadFn extends DoFn<byte[], Row> {
               + head.rowsDone
               + " records already emitted from it: the file changed after it was listed");
     }
+    // a file gone since (counted as vanished) has nothing more to read: the cursor has ended
     return new OpenRange(ReadAhead.start(cursor), skipped);
   }
 

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -70,21 +71,52 @@ class WatchAcrossCompactionTest {
   }
 
   private List<Long> land(String dt, int files, long mtime) throws IOException {
-    Path partition = Files.createDirectories(dir.resolve("t").resolve("dt=" + dt));
     List<Long> ids = new ArrayList<>();
     for (int f = 0; f < files; f++) {
+      ids.addAll(landFile(dt, landed++, mtime));
+    }
+    return ids;
+  }
+
+  /**
+   * Lands the next part files into partition {@code dt} so that each shard gets {@code perShard} of
+   * them (a file belongs to the shard its path hashes to; the path holds the random temporary
+   * directory); their ids.
+   */
+  private List<Long> landOnEveryShard(String dt, int perShard) throws IOException {
+    int[] files = new int[SHARDS];
+    List<Long> ids = new ArrayList<>();
+    while (Arrays.stream(files).anyMatch(count -> count < perShard)) {
       int n = landed++;
-      Path file = partition.resolve(PartFileName.visible("land", "0", n, format.extension()));
-      try (OutputStream out = Files.newOutputStream(file);
-          RowWriter writer = format.createWriter(out, table.fileSchema())) {
-        for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
-          writer.write(Row.withSchema(table.fileSchema()).addValue(id).build());
-          ids.add(id);
-        }
+      int shard = (int) Math.floorMod(SeenFiles.hash(fileOf(dt, n).toString()), (long) SHARDS);
+      if (files[shard] < perShard) {
+        files[shard]++;
+        ids.addAll(landFile(dt, n, -1));
       }
-      if (mtime >= 0) {
-        Files.setLastModifiedTime(file, FileTime.fromMillis(mtime));
+    }
+    return ids;
+  }
+
+  private Path fileOf(String dt, int n) {
+    return dir.resolve("t")
+        .resolve("dt=" + dt)
+        .resolve(PartFileName.visible("land", "0", n, format.extension()));
+  }
+
+  /** Lands file {@code n} (rows n*R .. n*R+R-1) into partition {@code dt}; its ids. */
+  private List<Long> landFile(String dt, int n, long mtime) throws IOException {
+    Path file = fileOf(dt, n);
+    Files.createDirectories(file.getParent());
+    List<Long> ids = new ArrayList<>();
+    try (OutputStream out = Files.newOutputStream(file);
+        RowWriter writer = format.createWriter(out, table.fileSchema())) {
+      for (long id = (long) n * ROWS_PER_FILE; id < (long) (n + 1) * ROWS_PER_FILE; id++) {
+        writer.write(Row.withSchema(table.fileSchema()).addValue(id).build());
+        ids.add(id);
       }
+    }
+    if (mtime >= 0) {
+      Files.setLastModifiedTime(file, FileTime.fromMillis(mtime));
     }
     return ids;
   }
@@ -117,17 +149,35 @@ class WatchAcrossCompactionTest {
 
     /** Every shard reads all it has taken in. */
     void read() throws IOException {
-      for (WatchTracker shard : shards) {
-        for (PendingRange head = shard.currentRestriction().pending.peekFirst();
-            head != null;
-            head = shard.currentRestriction().pending.peekFirst()) {
-          FileRangeReader.Result result =
-              reader.read(
-                  FileRange.of(head.file, head.range),
-                  row -> read.add(row.getInt64("id")),
-                  letter -> {});
-          assertFalse(result.vanished() || result.badFile(), head + ": " + result);
-          assertTrue(shard.tryClaim(WatchClaim.rangeDone()));
+      for (int shard = 0; shard < shards.size(); shard++) {
+        read(shard, Long.MAX_VALUE);
+      }
+    }
+
+    /**
+     * Shard {@code shard} reads up to {@code steps} steps of what it has taken in, each claimed as
+     * the watched source claims them; a range it starts resumes after the steps claimed before.
+     */
+    void read(int shard, long steps) throws IOException {
+      WatchTracker tracker = shards.get(shard);
+      long left = steps;
+      for (PendingRange head = tracker.currentRestriction().pending.peekFirst();
+          head != null && left > 0;
+          head = tracker.currentRestriction().pending.peekFirst()) {
+        try (FileRangeReader.Cursor cursor = reader.open(FileRange.of(head.file, head.range))) {
+          assertEquals(head.rowsDone, cursor.skip(head.rowsDone), "resumed in " + head);
+          FileRangeReader.Step step = null;
+          while (left > 0 && (step = cursor.next()) != null) {
+            assertTrue(tracker.tryClaim(WatchClaim.row(WatchRestriction.UNSET)));
+            read.add(step.row().getInt64("id"));
+            left--;
+          }
+          assertFalse(
+              cursor.result().vanished() || cursor.result().badFile(),
+              head + ": " + cursor.result());
+          if (step == null) {
+            assertTrue(tracker.tryClaim(WatchClaim.rangeDone()));
+          }
         }
       }
     }
@@ -142,6 +192,10 @@ class WatchAcrossCompactionTest {
             new WatchTracker(
                 WatchRestrictionCoder.of().decode(new ByteArrayInputStream(bytes.toByteArray()))));
       }
+    }
+
+    List<PendingRange> pending(int shard) {
+      return shards.get(shard).currentRestriction().pendingList();
     }
 
     int pendingFiles() {
@@ -204,18 +258,24 @@ class WatchAcrossCompactionTest {
     watcher.read();
     // landed after the first poll with a modification time before the window: never read
     late.addAll(land("a", 1, now - 10 * 60_000));
-    expected.addAll(land("d", 6)); // taken in, not read yet
+    expected.addAll(landOnEveryShard("d", 3)); // taken in, not read yet (one of them in part)
     watcher.poll(now + 1000);
-    assertEquals(6, watcher.pendingFiles());
+    assertEquals(9, watcher.pendingFiles());
+    for (int shard = 0; shard < SHARDS; shard++) {
+      assertFalse(watcher.pending(shard).isEmpty(), "shard " + shard + " took some of d in");
+    }
+    watcher.read(0, 2);
     expected.addAll(land("b", 4));
     expected.addAll(land("c", 6)); // none read
 
     compact(Duration.ofMinutes(5));
-    watcher.read(); // d's files, under their grace names
+    watcher.read(1, Long.MAX_VALUE); // some of d's files, under their grace names
     compact(Duration.ZERO); // and now the grace names are gone
     assertEquals(4, visibleNames().size(), "one merged file per partition: " + visibleNames());
 
     watcher.restore();
+    assertEquals(2, watcher.pending(0).get(0).rowsDone, "a file read in part");
+    watcher.read(); // the rest of d's files (one resumed), from the merged file
     watcher.poll(now + 2000);
     watcher.read();
     watcher.poll(now + 3000);
