@@ -7,7 +7,8 @@
  * dev.filetables.io.format.RowReader} (a record that cannot be decoded is a {@link
  * dev.filetables.io.format.BadRecordException}), the streaming sink and compaction join files with
  * a {@link dev.filetables.io.format.FileMerger} ({@link dev.filetables.io.format.FileMergers},
- * {@link dev.filetables.io.format.MergeableFormat}). Public API: these types. Internal: the formats
+ * {@link dev.filetables.io.format.MergeableFormat}; where a merge put each input's rows: {@link
+ * dev.filetables.io.format.InputPlacement}). Public API: these types. Internal: the formats
  * themselves ({@code CsvFormat}, {@code JsonFormat}, {@code AvroFormat}, {@code ParquetFormat},
  * reached through {@code FileFormats}), their readers and writers, and, public only for other
  * packages and modules ({@code @Internal}), {@code FileFormatCatalog} (the table options' {@code
