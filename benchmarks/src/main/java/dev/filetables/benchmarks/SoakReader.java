@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
@@ -224,9 +225,7 @@ final class SoakReader implements AutoCloseable {
     return files.stream()
         .filter(f -> f.endsWith("." + format))
         .filter(
-            f ->
-                List.of(f.split("/")).stream()
-                    .noneMatch(p -> p.startsWith(".") || p.startsWith("_")))
+            f -> Arrays.stream(f.split("/")).noneMatch(p -> p.startsWith(".") || p.startsWith("_")))
         .sorted()
         .toList();
   }
@@ -234,7 +233,7 @@ final class SoakReader implements AutoCloseable {
   /** Files with a path component starting with '.': in progress, segments, markers. */
   private static List<String> hidden(List<String> files) {
     return files.stream()
-        .filter(f -> List.of(f.split("/")).stream().anyMatch(p -> p.startsWith(".")))
+        .filter(f -> Arrays.stream(f.split("/")).anyMatch(p -> p.startsWith(".")))
         .sorted()
         .toList();
   }
