@@ -76,7 +76,11 @@ public final class SoakBenchmark {
     bench.run();
   }
 
-  /** One start that was killed. */
+  /**
+   * One start that was killed: {@code newestCheckpoint} is the id of the newest checkpoint its job
+   * completed (ids go on from the restored one; 0 for none), {@code began} how it began as its
+   * output says (new, resumed, from start, or "-" when it had said nothing yet).
+   */
   private record Kill(
       KillMoment moment,
       String detail,
@@ -85,7 +89,7 @@ public final class SoakBenchmark {
       long landedBefore,
       long landedAtKill,
       long visibleAtKill,
-      int checkpoints,
+      int newestCheckpoint,
       String began) {}
 
   private void run() throws Exception {
@@ -165,7 +169,7 @@ public final class SoakBenchmark {
         long visibleAtKill = reader.visiblePrefix();
         long at = start.elapsedMillis();
         start.kill();
-        int checkpoints = start.checkpoints().newestComplete();
+        int newestCheckpoint = start.checkpoints().newestComplete();
         killed.add(
             new Kill(
                 moment,
@@ -175,7 +179,7 @@ public final class SoakBenchmark {
                 landedBefore,
                 landedAtKill,
                 visibleAtKill,
-                checkpoints,
+                newestCheckpoint,
                 start.began()));
         System.out.printf(
             Locale.ROOT,
@@ -302,7 +306,7 @@ public final class SoakBenchmark {
             "start",
             "killed",
             "killed at",
-            "checkpoints",
+            "last chk",
             "landed",
             "visible",
             "began",
@@ -330,7 +334,7 @@ public final class SoakBenchmark {
           i + 1,
           k.moment().label + (k.detail().isEmpty() ? "" : ": " + k.detail()),
           BenchJobs.seconds(k.killedAfterMillis()),
-          k.checkpoints(),
+          k.newestCheckpoint(),
           k.landedAtKill(),
           k.visibleAtKill(),
           k.began(),
