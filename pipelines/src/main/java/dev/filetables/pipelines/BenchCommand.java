@@ -36,13 +36,15 @@ final class BenchCommand implements Callable<Integer> {
     BENCHMARKS.put("kafka", "dev.filetables.benchmarks.KafkaClusterBenchmark");
     BENCHMARKS.put("s3-commit", "dev.filetables.benchmarks.S3CommitProtocolBenchmark");
     BENCHMARKS.put("storage", "dev.filetables.benchmarks.StorageBenchmark");
+    BENCHMARKS.put("soak", "dev.filetables.benchmarks.SoakBenchmark");
   }
 
   @Parameters(
       index = "0",
       arity = "0..1",
       paramLabel = "<benchmark>",
-      description = "batch, streaming, latency, compaction, watch, kafka, s3-commit or storage")
+      description =
+          "batch, streaming, latency, compaction, watch, kafka, s3-commit, storage or soak")
   private String name;
 
   @Parameters(

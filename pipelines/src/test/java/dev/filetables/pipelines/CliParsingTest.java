@@ -97,7 +97,7 @@ class CliParsingTest {
   void benchAndJobAreCommandsToo() {
     assertUsage(
         "unknown benchmark 'fastest'; benchmarks: batch, streaming, latency, compaction, watch,"
-            + " kafka, s3-commit, storage",
+            + " kafka, s3-commit, storage, soak",
         "bench",
         "fastest");
     // a benchmark's own options: BenchCommandTest in benchmarks/ (the benchmarks are not on this

@@ -6,6 +6,7 @@ import dev.filetables.io.compaction.OfflineCompactionFailpoints.Point;
 import dev.filetables.io.files.DataFile;
 import dev.filetables.io.files.ReplacedFiles;
 import dev.filetables.io.partition.PartitionFilter;
+import dev.filetables.testfixtures.CliProcess;
 import dev.filetables.transforms.FileTableMaintenance;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.filetables.pipelines.storage.StorageServers;
+import dev.filetables.testfixtures.CliProcess;
 import dev.filetables.tests.stores.StoreViews;
 import java.io.IOException;
 import java.net.URI;

@@ -2,11 +2,9 @@ package dev.filetables.tests.streaming;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.filetables.tests.CliProcess;
+import dev.filetables.testfixtures.CliProcess;
+import dev.filetables.testfixtures.RunCheckpoints;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +14,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -38,7 +35,6 @@ import org.slf4j.LoggerFactory;
 @Tag("cluster")
 class ResumeAfterKillTest {
   private static final Logger LOG = LoggerFactory.getLogger(ResumeAfterKillTest.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final long LANDING_PAUSE_MILLIS = 400;
 
   /** Files land this long into the last start too. */
@@ -66,7 +62,7 @@ class ResumeAfterKillTest {
     // SIGTERM once the job checkpointed (the CLI cancels its job only once it is submitted)
     String[] stops = {"checkpointed kill -9", "any-moment kill -9", "checkpointed SIGTERM"};
     for (int round = 0; round < stops.length; round++) {
-      List<String> earlierJobs = newestJob(state).map(List::of).orElse(List.of());
+      List<String> earlierJobs = RunCheckpoints.newestJob(state).map(List::of).orElse(List.of());
       CliProcess cli = start(command, dir.resolve("cli-" + round + ".log"));
       try {
         String up = awaitLine(cli, UP);
@@ -170,16 +166,10 @@ class ResumeAfterKillTest {
   private static void awaitCheckpointOfThisStart(
       Path state, CliProcess cli, List<String> earlierJobs) throws Exception {
     while (true) {
-      Optional<String> job = newestJob(state).filter(id -> !earlierJobs.contains(id));
-      if (job.isPresent()) {
-        Path jobDir = state.resolve("checkpoints").resolve(job.get());
-        if (Files.isDirectory(jobDir)) {
-          try (Stream<Path> checkpoints = Files.list(jobDir)) {
-            if (checkpoints.anyMatch(c -> Files.exists(c.resolve("_metadata")))) {
-              return;
-            }
-          }
-        }
+      Optional<String> job =
+          RunCheckpoints.newestJob(state).filter(id -> !earlierJobs.contains(id));
+      if (job.isPresent() && RunCheckpoints.of(state, job.get()).newestComplete() > 0) {
+        return;
       }
       check(cli);
       Thread.sleep(100);
@@ -188,17 +178,5 @@ class ResumeAfterKillTest {
 
   private static CliProcess start(List<String> command, Path log) throws IOException {
     return CliProcess.start(command, Map.of(), Map.of(), log);
-  }
-
-  /** The id of the run's newest job, from its {@code run.json}. */
-  private static Optional<String> newestJob(Path state) throws IOException {
-    Path record = state.resolve("run.json");
-    if (!Files.exists(record)) {
-      return Optional.empty();
-    }
-    JsonNode jobs = JSON.readTree(record.toFile()).path("jobs");
-    return jobs.size() == 0
-        ? Optional.empty()
-        : Optional.of(jobs.get(jobs.size() - 1).path("id").asText());
   }
 }

@@ -1,4 +1,4 @@
-package dev.filetables.tests;
+package dev.filetables.testfixtures;
 
 import dev.filetables.pipelines.FileTablesCli;
 import java.io.IOException;
@@ -11,13 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.beam.sdk.annotations.Internal;
 
 /**
- * The {@code filetables} command line in a child JVM on this JVM's class path, for what a JVM reads
- * once from its environment (e.g. {@code HADOOP_CONF_DIR}): each run gets the environment it is
- * given. Its standard output and error go to one log file, which the test can watch while it runs.
- * Public for the tests of other packages ({@code streaming}'s resume tests).
+ * The {@code filetables} command line in a process of its own: a child JVM on this JVM's class
+ * path, for what a JVM reads once from its environment (e.g. {@code HADOOP_CONF_DIR}: each run gets
+ * the environment it is given), or a given command such as {@code bin/filetables} itself, started
+ * as a user starts it. Its standard output and error go to one log file, which the caller can watch
+ * while it runs. For the tests and benchmarks that kill, stop and restart the command (public for
+ * them alone).
  */
+@Internal
 public final class CliProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
@@ -39,7 +43,7 @@ public final class CliProcess implements AutoCloseable {
   }
 
   /** Like {@link #start(List, Map, Map, Path)}, with another main class that runs the CLI. */
-  static CliProcess start(
+  public static CliProcess start(
       Class<?> main,
       List<String> args,
       Map<String, String> environment,
@@ -59,6 +63,15 @@ public final class CliProcess implements AutoCloseable {
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());
     command.addAll(args);
+    return startCommand(command, environment, log);
+  }
+
+  /**
+   * Starts {@code command} as it is (e.g. {@code bin/filetables run ...}, which replaces itself
+   * with the JVM), with this JVM's environment changed by {@code environment}.
+   */
+  public static CliProcess startCommand(
+      List<String> command, Map<String, String> environment, Path log) throws IOException {
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     environment.forEach(
@@ -70,6 +83,10 @@ public final class CliProcess implements AutoCloseable {
           }
         });
     return new CliProcess(builder.start(), log);
+  }
+
+  public long pid() {
+    return process.pid();
   }
 
   /** Time since the start. */
@@ -86,9 +103,15 @@ public final class CliProcess implements AutoCloseable {
     process.destroy();
   }
 
-  /** Ends the JVM with SIGKILL ({@code kill -9}) and waits until it is gone. */
+  /**
+   * Ends the process and its child processes, if it has any, with SIGKILL ({@code kill -9}) and
+   * waits until it is gone.
+   */
   public void kill() throws InterruptedException {
+    // listed first: once the parent is gone its children are no longer its descendants
+    List<ProcessHandle> children = process.descendants().toList();
     process.destroyForcibly();
+    children.forEach(ProcessHandle::destroyForcibly);
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
@@ -96,7 +119,8 @@ public final class CliProcess implements AutoCloseable {
    * Waits until the output has a line containing {@code text}; false when the process ended first
    * or {@code timeout} passed.
    */
-  boolean awaitOutput(String text, Duration timeout) throws IOException, InterruptedException {
+  public boolean awaitOutput(String text, Duration timeout)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       boolean alive = process.isAlive();
