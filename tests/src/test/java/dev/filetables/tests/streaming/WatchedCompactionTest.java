@@ -11,7 +11,7 @@ import dev.filetables.io.table.DdlParser;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.pipelines.flink.LocalFlinkCluster;
 import dev.filetables.pipelines.storage.StorageServers;
-import dev.filetables.tests.CliProcess;
+import dev.filetables.testfixtures.CliProcess;
 import dev.filetables.transforms.FileTableIO;
 import dev.filetables.transforms.FileTableMaintenance;
 import java.io.IOException;
