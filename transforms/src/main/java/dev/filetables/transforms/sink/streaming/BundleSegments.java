@@ -249,7 +249,6 @@ final class BundleSegments {
     inputs.forEach(name -> replaced.add(dir.resolve(name)));
   }
 
-  /** Completes the key's open segment, if any: it is full, or its file closes. */
   /** Closes (uploads, syncs) of segment files at bundle ends, shared by the writers of this JVM. */
   private static final ExecutorService CLOSES =
       Executors.newFixedThreadPool(
@@ -269,6 +268,7 @@ final class BundleSegments {
     return failure;
   }
 
+  /** Completes the key's open segment, if any: it is full, or its file closes. */
   void close(WriterKey key) throws IOException {
     OpenSegment segment = open.remove(key);
     if (segment != null) {
