@@ -9,6 +9,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.util.ArrayList;
@@ -88,12 +89,33 @@ final class HdfsStore implements Store {
     }
   }
 
+  /**
+   * A file that may replace one (the streaming sink's segment files: many small files, one per open
+   * partition and bundle) is spooled to a local file and created, written and synced on HDFS at
+   * close. The NameNode's create and the DataNode pipeline then cost the writer nothing while it
+   * writes rows: the sink closes a bundle's segments together, so their creates and syncs overlap
+   * instead of stopping the writer once per segment. A file created with {@code failIfExists} (part
+   * files, large) is written to HDFS directly and fails at once if it exists.
+   */
   @Override
   public OutputStream create(StorePath file, boolean failIfExists) throws IOException {
+    if (!failIfExists) {
+      return new SpooledOutput((spool, size) -> sendWhole(file, spool));
+    }
+    return createDirect(file, false);
+  }
+
+  private OutputStream createDirect(StorePath file, boolean overwrite) throws IOException {
     try {
-      return synced(fileSystem(file).create(hadoopPath(file), !failIfExists));
+      return synced(fileSystem(file).create(hadoopPath(file), overwrite));
     } catch (IOException e) {
       throw translate(file, e);
+    }
+  }
+
+  private void sendWhole(StorePath file, java.nio.file.Path spool) throws IOException {
+    try (OutputStream out = createDirect(file, true)) {
+      Files.copy(spool, out);
     }
   }
 

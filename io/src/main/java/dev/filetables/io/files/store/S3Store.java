@@ -142,14 +142,14 @@ final class S3Store implements Store {
   @Override
   public OutputStream create(StorePath file, boolean failIfExists) throws IOException {
     checkCreate(file, failIfExists);
-    return new S3Upload((spool, size) -> putWhole(file, spool, size));
+    return new SpooledOutput((spool, size) -> putWhole(file, spool, size));
   }
 
   @Override
   public OutputStream createForPublish(StorePath file, StorePath visible, boolean failIfExists)
       throws IOException {
     checkCreate(file, failIfExists);
-    return new S3Upload((spool, size) -> pending.begin(file, visible, spool, size));
+    return new SpooledOutput((spool, size) -> pending.begin(file, visible, spool, size));
   }
 
   private void checkCreate(StorePath file, boolean failIfExists) throws IOException {

@@ -7,16 +7,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes an object: the bytes go to a local spool file and are sent when the stream is closed, by
- * the {@link Sender} that says how (one PutObject, or the parts of a multipart upload completed
- * later, see {@link S3PendingUploads}).
+ * Writes a file of a remote store: the bytes go to a local spool file and are sent when the stream
+ * is closed, by the {@link Sender} that says how (on S3 one PutObject, or the parts of a multipart
+ * upload completed later, see {@link S3PendingUploads}; on HDFS a create, write and hsync of the
+ * whole file, see {@link HdfsStore#create}).
  *
  * <p>Why spool to disk rather than upload parts from memory (Beam's way, 64 MiB per open file): a
  * streaming sink keeps one file open per partition it writes, and hundreds of open partitions would
  * hold gigabytes of heap. On disk they cost what they hold. A crash before close sends nothing (at
  * most a spool file stays in the temporary directory).
  */
-final class S3Upload extends OutputStream {
+final class SpooledOutput extends OutputStream {
   /** What happens to the spooled bytes at close. */
   interface Sender {
     void send(Path spool, long size) throws IOException;
@@ -27,9 +28,9 @@ final class S3Upload extends OutputStream {
   private final OutputStream out;
   private boolean closed;
 
-  S3Upload(Sender sender) throws IOException {
+  SpooledOutput(Sender sender) throws IOException {
     this.sender = sender;
-    this.spool = Files.createTempFile("filetables-s3-upload-", ".spool");
+    this.spool = Files.createTempFile("filetables-upload-", ".spool");
     this.out = new BufferedOutputStream(Files.newOutputStream(spool), 64 * 1024);
   }
 

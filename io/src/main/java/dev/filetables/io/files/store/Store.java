@@ -42,7 +42,9 @@ interface Store {
 
   /**
    * Creates (or replaces, unless {@code failIfExists}) a file. On S3 the object appears whole when
-   * the stream is closed; on HDFS the file is listed (with a growing length) while it is written.
+   * the stream is closed. On HDFS a file that may replace one appears whole at close too (spooled,
+   * see {@link HdfsStore#create}); one created with {@code failIfExists} is listed (with a growing
+   * length) while it is written.
    */
   OutputStream create(StorePath file, boolean failIfExists) throws IOException;
 
