@@ -8,8 +8,8 @@ import java.util.List;
 import org.apache.beam.sdk.schemas.Schema;
 
 /**
- * One data file format (csv, json, avro, parquet): how rows of a table's file schema become bytes
- * and back.
+ * One data file format (csv, json, avro, parquet, orc): how rows of a table's file schema become
+ * bytes and back.
  *
  * <p>Contract shared by all formats:
  *
@@ -20,7 +20,7 @@ import org.apache.beam.sdk.schemas.Schema;
  *       returns is handed back unchanged to {@link #createReader}. Reading all ranges of a split
  *       yields every row of the file exactly once. The format decides what a boundary means (row
  *       formats sync to the next record start, Parquet assigns each row group to the range holding
- *       its midpoint).
+ *       its midpoint, ORC each stripe to the range holding its start).
  *   <li>Readers match file columns to the requested schema by name, so files written by other tools
  *       (other column order, wider or narrower numeric encodings) read as long as values convert.
  * </ul>

@@ -19,7 +19,7 @@ public final class FileFormats {
   public static final String IGNORE_PARSE_ERRORS = BadRecordPolicy.IGNORE_PARSE_ERRORS;
 
   public static final java.util.List<String> SUPPORTED =
-      java.util.List.of("csv", "json", "avro", "parquet");
+      java.util.List.of("csv", "json", "avro", "parquet", "orc");
 
   public static FileFormat forName(String name, Map<String, String> formatOptions) {
     switch (name == null ? "" : name) {
@@ -31,6 +31,8 @@ public final class FileFormats {
         return AvroFormat.create(formatOptions);
       case "parquet":
         return ParquetFormat.create(formatOptions);
+      case "orc":
+        return OrcFormat.create(formatOptions);
       default:
         throw new dev.filetables.io.table.TableDefinitionException(
             "Unsupported format '"

@@ -46,7 +46,7 @@ public final class FileSystemOptions {
               .required(
                   () -> "; supported: " + String.join(", ", FormatCatalog.installed().names()))
               .description(
-                  "`csv`, `json`, `avro` or `parquet`; format options start with `<format>.`"));
+                  "`csv`, `json`, `avro`, `parquet` or `orc`; format options start with `<format>.`"));
 
   public static final TableOption<String> PARTITION_DEFAULT_NAME =
       declare(

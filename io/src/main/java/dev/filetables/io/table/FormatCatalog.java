@@ -16,7 +16,7 @@ import org.apache.beam.sdk.annotations.Internal;
 @Internal
 public interface FormatCatalog {
 
-  /** The format names in documentation order, e.g. {@code csv, json, avro, parquet}. */
+  /** The format names in documentation order, e.g. {@code csv, json, avro, parquet, orc}. */
   List<String> names();
 
   /**

@@ -50,11 +50,16 @@ class FileMergerTest {
   private Path writeFile(FileFormat format, String name, List<Row> rows) throws IOException {
     Path file = dir.resolve(name);
     try (RowWriter writer = format.createWriter(Files.newOutputStream(file), SCHEMA)) {
-      for (Row row : rows) {
+      for (Row row : storable(format, rows)) {
         writer.write(row);
       }
     }
     return file;
+  }
+
+  /** The rows as the format can store them (ORC: {@link AllTypes#storableInOrc}). */
+  private static List<Row> storable(FileFormat format, List<Row> rows) {
+    return format.name().equals("orc") ? AllTypes.storableInOrc(rows) : rows;
   }
 
   private static byte[] merge(FileMerger merger, List<Path> inputs) throws IOException {
@@ -64,7 +69,7 @@ class FileMergerTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  @ValueSource(strings = {"csv", "json", "avro", "parquet", "orc"})
   void mergedFileHoldsAllRowsOfAllInputsInOrder(String name) throws IOException {
     FileFormat format = format(name);
     List<Path> inputs = new ArrayList<>();
@@ -100,6 +105,8 @@ class FileMergerTest {
       case "parquet":
         return FileFormats.forName(
             "parquet", Map.of("block.size", "1024", "page.row.count.limit", "20"));
+      case "orc":
+        return FileFormats.forName("orc", OrcFormatTest.SMALL_STRIPES);
       default:
         return format(name);
     }
@@ -112,7 +119,7 @@ class FileMergerTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  @ValueSource(strings = {"csv", "json", "avro", "parquet", "orc"})
   void placementsReadEachInputsRowsAloneAlsoAfterAnotherMerge(String name) throws IOException {
     FileFormat format = smallUnits(name);
     FileMerger merger = FileMergers.of(format, SCHEMA);
@@ -137,6 +144,8 @@ class FileMergerTest {
       assertTrue(parquetRowGroups(merged) > inputs.size(), "inputs of several row groups");
     } else if (name.equals("avro")) {
       assertTrue(avroBlocks(merged) > inputs.size(), "inputs of several blocks");
+    } else if (name.equals("orc")) {
+      assertTrue(OrcFormatTest.stripes(merged) > inputs.size(), "inputs of several stripes");
     }
     for (int i = 0; i < inputs.size(); i++) {
       assertEquals(
@@ -170,14 +179,14 @@ class FileMergerTest {
 
   @Test
   void bulkFormatsKeepTheirRowsExactly() throws IOException {
-    for (String name : List.of("avro", "parquet")) {
+    for (String name : List.of("avro", "parquet", "orc")) {
       FileFormat format = format(name);
       List<Path> inputs = new ArrayList<>();
       List<Row> expected = new ArrayList<>();
       int i = 0;
       for (List<Row> rows : segments()) {
         inputs.add(writeFile(format, name + "-" + i++, rows));
-        expected.addAll(rows);
+        expected.addAll(storable(format, rows));
       }
       assertEquals(
           expected,
@@ -213,6 +222,47 @@ class FileMergerTest {
   }
 
   @Test
+  void orcStripesAreCopiedNotRewritten() throws IOException {
+    FileFormat format = FileFormats.forName("orc", OrcFormatTest.SMALL_STRIPES);
+    List<Path> inputs = new ArrayList<>();
+    List<Row> expected = new ArrayList<>();
+    int stripes = 0;
+    for (int i = 0; i < 3; i++) {
+      List<Row> rows = AllTypes.randomRows(200, i);
+      Path input = writeFile(format, "o" + i, rows);
+      inputs.add(input);
+      expected.addAll(rows);
+      stripes += OrcFormatTest.stripes(Files.readAllBytes(input));
+    }
+    assertTrue(stripes > 3, "the inputs have several stripes each");
+    byte[] merged = merge(FileMergers.of(format, SCHEMA), inputs);
+    assertEquals(stripes, OrcFormatTest.stripes(merged));
+    assertEquals(expected, BulkFormatContractTest.readAll(format, merged, SCHEMA));
+  }
+
+  @Test
+  void orcInputsOfAnotherLayoutAreRewrittenWithTheTablesOptions() throws IOException {
+    FileFormat zlib = FileFormats.forName("orc", OrcFormatTest.SMALL_STRIPES);
+    Map<String, String> zstdOptions = new java.util.HashMap<>(OrcFormatTest.SMALL_STRIPES);
+    zstdOptions.put("compress", "ZSTD");
+    FileFormat zstd = FileFormats.forName("orc", zstdOptions);
+    List<Row> first = AllTypes.randomRows(200, 1);
+    List<Row> second = AllTypes.specialRows();
+    Path a = writeFile(zlib, "zlib", first);
+    Path b = writeFile(zstd, "zstd", second);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    // the table's format now writes without splitting into small stripes
+    FileFormat table = format("orc");
+    assertTrue(FileMergers.of(table, SCHEMA).mergePlaced(List.of(a, b), out).isEmpty());
+    byte[] merged = out.toByteArray();
+    List<Row> expected = new ArrayList<>(first);
+    expected.addAll(AllTypes.storableInOrc(second));
+    assertEquals(expected, BulkFormatContractTest.readAll(table, merged, SCHEMA));
+    assertEquals(1, OrcFormatTest.stripes(merged), "rewritten into the table's stripes");
+    assertEquals("ZLIB", OrcFormatTest.compression(merged));
+  }
+
+  @Test
   void avroBlocksAreCopiedNotRewritten() throws IOException {
     FileFormat format = FileFormats.forName("avro", Map.of("sync-interval", "1000"));
     List<Path> inputs = new ArrayList<>();
@@ -229,7 +279,7 @@ class FileMergerTest {
 
   @Test
   void singleInputMergesIntoAnEquivalentFile() throws IOException {
-    for (String name : List.of("csv", "json", "avro", "parquet")) {
+    for (String name : List.of("csv", "json", "avro", "parquet", "orc")) {
       FileFormat format = format(name);
       Path only = writeFile(format, name, AllTypes.randomRows(10, 3));
       byte[] merged = merge(FileMergers.of(format, SCHEMA), List.of(only));

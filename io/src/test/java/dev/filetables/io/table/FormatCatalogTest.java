@@ -17,7 +17,8 @@ class FormatCatalogTest {
 
   @Test
   void theFormatsAreFoundOnTheClassPath() {
-    assertEquals(List.of("csv", "json", "avro", "parquet"), FormatCatalog.installed().names());
+    assertEquals(
+        List.of("csv", "json", "avro", "parquet", "orc"), FormatCatalog.installed().names());
   }
 
   @Test

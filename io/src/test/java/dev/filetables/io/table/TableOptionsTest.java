@@ -252,6 +252,13 @@ class TableOptionsTest {
     assertContains(error(parquet), "'parquet.compression'", "SNAPPY");
     parquet.put("parquet.compression", "gzip");
     assertEquals("gzip", TableOptions.of(parquet).formatOptions().get("compression"));
+    Map<String, String> orc = base();
+    orc.put("format", "orc");
+    orc.put("orc.compress", "BROTLI");
+    assertContains(
+        error(orc), "'orc.compress'", "BROTLI", "one of NONE, ZLIB, SNAPPY, LZO, LZ4, ZSTD");
+    orc.put("orc.compress", "zstd");
+    assertEquals("zstd", TableOptions.of(orc).formatOptions().get("compress"));
   }
 
   @Test
@@ -326,10 +333,13 @@ class TableOptionsTest {
   void formatRequiredAndSupported() {
     Map<String, String> m = base();
     m.remove("format");
-    assertContains(error(m), "Missing required option 'format'", "csv, json, avro, parquet");
-    assertContains(error("format", "orc"), "Unsupported format 'orc'", "csv, json, avro, parquet");
+    assertContains(error(m), "Missing required option 'format'", "csv, json, avro, parquet, orc");
+    assertContains(
+        error("format", "sequencefile"),
+        "Unsupported format 'sequencefile'",
+        "csv, json, avro, parquet, orc");
     assertContains(error("format", "Parquet"), "write it as 'parquet'");
-    for (String format : List.of("csv", "json", "avro", "parquet")) {
+    for (String format : List.of("csv", "json", "avro", "parquet", "orc")) {
       assertEquals(format, with("format", format).format());
     }
   }
@@ -588,7 +598,7 @@ class TableOptionsTest {
   @Test
   void allProblemsAreReportedTogether() {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("format", "orc");
+    m.put("format", "sequencefile");
     m.put("sink.parallelism", "0");
     m.put("auto-compaction", "maybe");
     String message = error(m);
@@ -596,7 +606,7 @@ class TableOptionsTest {
         message,
         "Invalid table options (4 problems):\n  - ",
         "auto-compaction",
-        "Unsupported format 'orc'",
+        "Unsupported format 'sequencefile'",
         "Missing required option 'path'",
         "sink.parallelism");
   }

@@ -260,6 +260,35 @@ public final class AllTypes {
         .build();
   }
 
+  /**
+   * The rows with every TIMESTAMP and TIMESTAMP_LTZ value that lies in the second before
+   * 1970-01-01T00:00:00 (UTC) moved one second earlier: ORC cannot store those with a fraction of a
+   * second (ORC-645), so its writer refuses them.
+   */
+  public static List<Row> storableInOrc(List<Row> rows) {
+    List<Row> storable = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      Row.FieldValueBuilder moved = Row.fromRow(row);
+      for (Schema.Field field : row.getSchema().getFields()) {
+        Object value = row.getValue(field.getName());
+        if (value instanceof LocalDateTime) {
+          LocalDateTime ts = (LocalDateTime) value;
+          long millis = ts.toInstant(java.time.ZoneOffset.UTC).toEpochMilli();
+          if (millis > -1000 && millis < 0) {
+            moved = moved.withFieldValue(field.getName(), ts.minusSeconds(1));
+          }
+        } else if (value instanceof Instant) {
+          long millis = ((Instant) value).getMillis();
+          if (millis > -1000 && millis < 0) {
+            moved = moved.withFieldValue(field.getName(), new Instant(millis - 1000));
+          }
+        }
+      }
+      storable.add(moved.build());
+    }
+    return storable;
+  }
+
   /** {@link #randomRows(Random, int)} with a new {@code Random(seed)}. */
   public static List<Row> randomRows(int count, long seed) {
     return randomRows(new Random(seed), count);

@@ -112,6 +112,23 @@ public final class FormatOptions {
     throw fail(key, value, "an integer in [" + min + ", " + max + "]");
   }
 
+  /** A number in {@code [min, max]}, e.g. a false-positive probability or a ratio. */
+  public double number(String key, double defaultValue, double min, double max) {
+    String value = options.get(key);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      double v = Double.parseDouble(value.trim());
+      if (v >= min && v <= max) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw fail(key, value, "a number in [" + min + ", " + max + "]");
+  }
+
   /** A size in bytes: plain bytes (what Hadoop-style keys take) or a size such as {@code 64 mb}. */
   public long bytes(String key, long defaultValue, long min, long max) {
     String value = options.get(key);
