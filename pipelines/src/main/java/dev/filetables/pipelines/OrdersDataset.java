@@ -136,6 +136,11 @@ public final class OrdersDataset {
 
   /** The CREATE TABLE statement of the demo table stored at {@code path} as Parquet. */
   public static String ddl(String path) {
+    return ddl(path, "parquet");
+  }
+
+  /** The CREATE TABLE statement of the demo table stored at {@code path} in {@code format}. */
+  public static String ddl(String path, String format) {
     return String.join(
         "\n",
         "-- Demo table written by `filetables demo`: synthetic web-shop orders over two days.",
@@ -146,7 +151,7 @@ public final class OrdersDataset {
         ") PARTITIONED BY (dt, `hour`) WITH (",
         "  'connector' = 'filesystem',",
         "  'path' = '" + path.replace("'", "''") + "',",
-        "  'format' = 'parquet'",
+        "  'format' = '" + format + "'",
         ");",
         "");
   }

@@ -72,7 +72,7 @@ public final class OrdersStreamJob {
 
     void setPartitions(int value);
 
-    @Description("Table format: parquet, avro, json or csv")
+    @Description("Table format: parquet, orc, avro, json or csv")
     @Default.String("parquet")
     String getTableFormat();
 

@@ -109,7 +109,7 @@ class CompactCommandTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"json", "parquet"})
+  @ValueSource(strings = {"json", "parquet", "orc"})
   void mergesAtomicallyForAConcurrentReaderAndCleansUpLater(String format) throws Exception {
     Path sql = table(format);
     TableSpec table = TableFiles.load(sql.toString());
@@ -196,7 +196,8 @@ class CompactCommandTest {
                 Optional.empty())
             .size();
     assertTrue(
-        listed <= 9, "parquet merges its (smaller than the target) merged files again: " + listed);
+        listed <= 9,
+        "parquet and orc merge their (smaller than the target) merged files again: " + listed);
     assertEquals(listed, files("part-*").size(), "replaced inputs deleted");
     for (Path m : files("part-" + CompactedFileName.OFFLINE_UUID + "-*")) {
       assertTrue(Files.exists(ReplacedFiles.sidecarOf(m)), "live sidecars are kept: " + m);

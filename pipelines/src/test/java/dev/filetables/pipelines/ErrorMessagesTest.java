@@ -16,8 +16,8 @@ class ErrorMessagesTest {
             "Job execution failed.",
             new IllegalStateException(
                 "Recovery is suppressed",
-                new TableDefinitionException("Unsupported format 'orc'")));
-    assertEquals("Unsupported format 'orc'", ErrorMessages.oneLine(wrapped));
+                new TableDefinitionException("Unsupported format 'sequencefile'")));
+    assertEquals("Unsupported format 'sequencefile'", ErrorMessages.oneLine(wrapped));
   }
 
   @Test
