@@ -43,20 +43,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The same write → read of all four formats on the Direct runner and on a local Flink cluster
+ * The same write → read of all five formats on the Direct runner and on a local Flink cluster
  * (batch, parallelism 2): both give back exactly the input rows. Two pipelines per runner (write
  * all tables, then read all tables) keep the Flink start-up cost down. The tables also cover the
  * three writer layouts: csv with {@code sink.parallelism=3}, json with {@code
- * sink.shuffle-by-partition.enable}, avro and parquet with the default per-bundle writers.
+ * sink.shuffle-by-partition.enable}, avro, parquet and orc with the default per-bundle writers.
  */
 class BothRunnersRoundTripTest {
-  private static final List<String> FORMATS = List.of("csv", "json", "avro", "parquet");
+  private static final List<String> FORMATS = List.of("csv", "json", "avro", "parquet", "orc");
   private static final Map<String, Map<String, String>> SINK_OPTIONS =
       Map.of(
           "csv", Map.of(TableOptions.SINK_PARALLELISM, "3"),
           "json", Map.of(TableOptions.SHUFFLE_BY_PARTITION, "true"),
           "avro", Map.of(),
-          "parquet", Map.of());
+          "parquet", Map.of(),
+          "orc", Map.of());
   private static final List<String> DT_VALUES =
       Arrays.asList("2020-05-20", "a/b", "x=y", "100%", "with space", "ünïcødé ✓", "null", null);
   private static final List<Integer> HOUR_VALUES = Arrays.asList(7, 23, null);
@@ -99,7 +100,7 @@ class BothRunnersRoundTripTest {
     }
     // Flink batch: one bundle per task, so the default sink writes at most one file per
     // (partition, task) — at most 2 with parallelism 2
-    for (String format : List.of("avro", "parquet")) {
+    for (String format : List.of("avro", "parquet", "orc")) {
       filesPerPartition(dir.resolve("flink").resolve(format))
           .forEach((partition, files) -> assertTrue(files.size() <= 2, partition + ": " + files));
     }

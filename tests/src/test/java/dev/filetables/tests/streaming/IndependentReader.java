@@ -30,12 +30,23 @@ import org.apache.avro.file.DataFileReader;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.beam.sdk.values.Row;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.apache.orc.RecordReader;
+import org.apache.orc.TypeDescription;
 
 /**
  * Orders tables as readers other than FileTables see them: the files are listed here the way
  * Hive-style readers list them (a path component starting with {@code .} or {@code _} is skipped),
- * then read by DuckDB (Parquet, JSON, CSV; Hive partitioning from the path) or by Avro's own {@link
- * DataFileReader}. Nothing of FileTables' listing, readers or partition code is used.
+ * then read by DuckDB (Parquet, JSON, CSV; Hive partitioning from the path), by Avro's own {@link
+ * DataFileReader} or by orc-core's own reader. Nothing of FileTables' listing, readers or partition
+ * code is used.
  *
  * <p>A row is a whole-row key {@code id|customer|product|quantity|price|order_time|dt|hour}, so
  * rows compare as a multiset: a missing, doubled or altered row shows.
@@ -49,7 +60,7 @@ final class IndependentReader implements AutoCloseable {
           + " 'price': 'DECIMAL(10,2)', 'order_time': 'TIMESTAMP'}";
 
   /** How reports name this reader. */
-  static final String NAME = "independent reader (DuckDB / Avro DataFileReader)";
+  static final String NAME = "independent reader (DuckDB / Avro DataFileReader / orc-core)";
 
   private final Connection duckdb;
 
@@ -86,6 +97,9 @@ final class IndependentReader implements AutoCloseable {
   List<String> rowsOf(Path root, Path file, String format) throws Exception {
     if (format.equals("avro")) {
       return avroRows(root, file);
+    }
+    if (format.equals("orc")) {
+      return orcRows(root, file);
     }
     String path = "'" + file.toString().replace("'", "''") + "'";
     String scan;
@@ -180,6 +194,72 @@ final class IndependentReader implements AutoCloseable {
       }
     }
     return rows;
+  }
+
+  /**
+   * The rows of an ORC file as orc-core's own reader gives them (through Hadoop's local file
+   * system, in the JVM's time zone, as Flink and Hive read ORC): timestamps by their wall-clock
+   * time.
+   */
+  private static List<String> orcRows(Path root, Path file) throws IOException {
+    Map<String, String> partition = hivePartition(root.relativize(file.getParent()));
+    List<String> rows = new ArrayList<>();
+    try (Reader reader =
+            OrcFile.createReader(
+                new org.apache.hadoop.fs.Path(file.toUri()),
+                OrcFile.readerOptions(new org.apache.hadoop.conf.Configuration()));
+        RecordReader records = reader.rows()) {
+      TypeDescription schema = reader.getSchema();
+      VectorizedRowBatch batch = schema.createRowBatch();
+      List<String> names = schema.getFieldNames();
+      while (records.nextBatch(batch)) {
+        ColumnVector[] c = new ColumnVector[6];
+        int k = 0;
+        for (String name :
+            List.of("order_id", "customer", "product", "quantity", "price", "order_time")) {
+          c[k++] = batch.cols[names.indexOf(name)];
+        }
+        for (int r = 0; r < batch.size; r++) {
+          rows.add(
+              String.join(
+                  "|",
+                  orcValue(c[0], r),
+                  orcValue(c[1], r),
+                  orcValue(c[2], r),
+                  orcValue(c[3], r),
+                  orcValue(c[4], r),
+                  orcValue(c[5], r),
+                  partition.get("dt"),
+                  partition.get("hour")));
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String orcValue(ColumnVector vector, int row) {
+    int r = vector.isRepeating ? 0 : row;
+    if (!vector.noNulls && vector.isNull[r]) {
+      return "null";
+    }
+    if (vector instanceof LongColumnVector) {
+      return String.valueOf(((LongColumnVector) vector).vector[r]);
+    }
+    if (vector instanceof DecimalColumnVector) {
+      return ((DecimalColumnVector) vector)
+          .vector[r]
+          .getHiveDecimal()
+          .bigDecimalValue()
+          .setScale(2)
+          .toPlainString();
+    }
+    if (vector instanceof TimestampColumnVector) {
+      return MILLIS.format(
+          ((TimestampColumnVector) vector).asScratchTimestamp(r).toLocalDateTime());
+    }
+    BytesColumnVector bytes = (BytesColumnVector) vector;
+    return new String(
+        bytes.vector[r], bytes.start[r], bytes.length[r], java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static BigDecimal avroDecimal(GenericRecord record, String field) {

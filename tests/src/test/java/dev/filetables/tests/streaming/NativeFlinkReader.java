@@ -18,9 +18,9 @@ import org.apache.flink.util.CloseableIterator;
 
 /**
  * Orders tables as native Flink 1.19 SQL reads them: Flink's own filesystem connector and formats
- * (json, csv, avro, parquet), in batch mode on a local mini-cluster, with a {@code CREATE TABLE}
- * written here from Flink's documentation, not from FileTables' DDL code. Partition columns come
- * from the {@code dt=/hour=} directories, and Flink skips files and directories starting with
+ * (json, csv, avro, parquet, orc), in batch mode on a local mini-cluster, with a {@code CREATE
+ * TABLE} written here from Flink's documentation, not from FileTables' DDL code. Partition columns
+ * come from the {@code dt=/hour=} directories, and Flink skips files and directories starting with
  * {@code .} or {@code _} as it always does: it sees what a Flink user of the table would see.
  *
  * <p>Rows come back as the whole-row keys of {@link IndependentReader#key}, so they compare as a
@@ -33,14 +33,18 @@ final class NativeFlinkReader {
 
   private NativeFlinkReader() {}
 
-  /** Every row of the orders table, with how often native Flink reads it. */
-  static Map<String, Integer> rows(TableSpec table) throws Exception {
+  /** Native Flink SQL in batch mode on a local mini-cluster of parallelism 1. */
+  static TableEnvironment batchEnvironment() {
     Configuration config = new Configuration();
     config.set(CoreOptions.DEFAULT_PARALLELISM, 1);
     config.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
-    TableEnvironment flink =
-        TableEnvironment.create(
-            EnvironmentSettings.newInstance().inBatchMode().withConfiguration(config).build());
+    return TableEnvironment.create(
+        EnvironmentSettings.newInstance().inBatchMode().withConfiguration(config).build());
+  }
+
+  /** Every row of the orders table, with how often native Flink reads it. */
+  static Map<String, Integer> rows(TableSpec table) throws Exception {
+    TableEnvironment flink = batchEnvironment();
     String format = table.options().format();
     flink.executeSql(
         "CREATE TABLE orders (\n"

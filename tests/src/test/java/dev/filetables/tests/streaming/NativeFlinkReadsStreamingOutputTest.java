@@ -21,10 +21,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Issue 14, point 1: native Flink 1.19 SQL reads what the streaming sink wrote, in every format of
- * Flink's connector that FileTables writes (JSON, CSV, Avro, Parquet), rolled files as well as
+ * Flink's connector that FileTables writes (JSON, CSV, Avro, Parquet, ORC), rolled files as well as
  * auto-compacted ones, after a Flink-runner job with task failures. Each table must read in Flink
  * as exactly the rows written (a multiset: nothing missing, doubled or altered), as it must for the
- * product's own reader and DuckDB/Avro ({@link ExactlyOnceCheck}).
+ * product's own reader and DuckDB/Avro/orc-core ({@link ExactlyOnceCheck}). Issue 20 added ORC
+ * (Flink's flink-orc reading FileTables' ORC files).
  */
 class NativeFlinkReadsStreamingOutputTest {
   private static final Logger LOG =
@@ -32,7 +33,7 @@ class NativeFlinkReadsStreamingOutputTest {
   private static final long ROWS = 6_000;
   private static final double ROWS_PER_SECOND = 1_500;
   private static final Orders ORDERS = Orders.withPartitions(4);
-  private static final List<String> FORMATS = List.of("json", "csv", "avro", "parquet");
+  private static final List<String> FORMATS = List.of("json", "csv", "avro", "parquet", "orc");
 
   @TempDir Path dir;
 
