@@ -45,10 +45,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reading and writing file tables: Hive-style partitioned directories of csv, json, avro or parquet
- * files, configured by a {@link TableSpec} with Flink filesystem connector options. {@link #write}
- * takes bounded input (the batch write described below) and unbounded input (the streaming sink:
- * rolling files published at checkpoints, see {@link StreamingWrite} for its design).
+ * Reading and writing file tables: Hive-style partitioned directories of csv, json, avro, parquet
+ * or orc files, configured by a {@link TableSpec} with Flink filesystem connector options. {@link
+ * #write} takes bounded input (the batch write described below) and unbounded input (the streaming
+ * sink: rolling files published at checkpoints, see {@link StreamingWrite} for its design).
  *
  * <pre>{@code
  * TableSpec table = DdlParser.parse("CREATE TABLE t (...) PARTITIONED BY (dt) WITH (...)");

@@ -298,7 +298,7 @@ class DirtyDataReadTest {
   // ---- broken files ----
 
   @ParameterizedTest
-  @ValueSource(strings = {"parquet", "avro"})
+  @ValueSource(strings = {"parquet", "avro", "orc"})
   void truncatedFileIsOneBadFileAndTheOthersAreRead(String format) throws Exception {
     TableSpec skip = table(format, "source.bad-records", "skip");
     binary(skip, "part-good." + format, 1, 2, 3);
@@ -323,7 +323,7 @@ class DirtyDataReadTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"parquet", "avro"})
+  @ValueSource(strings = {"parquet", "avro", "orc"})
   void corruptFileIsABadFileEvenWhenSplitIntoManyRanges(String format) throws Exception {
     TableSpec skip = table(format, "source.bad-records", "skip");
     binary(skip, "part-good." + format, 1, 2);
@@ -337,6 +337,8 @@ class DirtyDataReadTest {
       // the footer length (4 bytes before the closing magic) points nowhere
       bytes[bytes.length - 8] = (byte) 0x7f;
       bytes[bytes.length - 5] = (byte) 0x7f;
+    } else if (format.equals("orc")) {
+      bytes[bytes.length - 1] = (byte) 0xFF; // the postscript's length, the file's last byte
     } else {
       bytes[0] = 'X'; // not the Avro magic
     }
@@ -440,7 +442,7 @@ class DirtyDataReadTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"parquet", "avro"})
+  @ValueSource(strings = {"parquet", "avro", "orc"})
   void emptyBinaryFileIsABadFile(String format) throws Exception {
     TableSpec skip = table(format, "source.bad-records", "skip");
     binary(skip, "part-1." + format, 1);

@@ -88,7 +88,7 @@ class FileTableIOTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  @ValueSource(strings = {"csv", "json", "avro", "parquet", "orc"})
   void roundTripsTwoPartitionLevelsWithNullAndSpecialValues(String format) throws Exception {
     Path root = dir.resolve("t");
     TableSpec table = TestTables.partitioned(root, format);
@@ -125,7 +125,7 @@ class FileTableIOTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  @ValueSource(strings = {"csv", "json", "avro", "parquet", "orc"})
   void roundTripsAnUnpartitionedTable(String format) throws Exception {
     Path root = dir.resolve("plain");
     TableSpec table = TestTables.unpartitioned(root, format);
@@ -142,7 +142,7 @@ class FileTableIOTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "parquet"})
+  @ValueSource(strings = {"csv", "parquet", "orc"})
   void rollsFilesBySize(String format) throws Exception {
     Path root = dir.resolve("rolled");
     // one writer (shuffle by partition, unpartitioned table), so every extra file is a roll
@@ -272,13 +272,14 @@ class FileTableIOTest {
     return garbage;
   }
 
-  @Test
-  void partitionFilterPrunesDirectoriesItExcludes() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"json", "orc"})
+  void partitionFilterPrunesDirectoriesItExcludes(String format) throws Exception {
     Path root = dir.resolve("pruned");
-    TableSpec table = TestTables.partitioned(root, "json");
+    TableSpec table = TestTables.partitioned(root, format);
     List<Row> input = rows(PHYSICAL, 300);
     write(table, PHYSICAL, input);
-    Path garbage = plantGarbage(root, "dt=zzz/hour=1", ".json");
+    Path garbage = plantGarbage(root, "dt=zzz/hour=1", "." + format);
 
     // without pruning the garbage file breaks the read, naming the file
     Exception failure = assertThrows(Exception.class, () -> read(FileTableIO.read(table)));
@@ -325,7 +326,7 @@ class FileTableIOTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  @ValueSource(strings = {"csv", "json", "avro", "parquet", "orc"})
   void badFileFailsTheReadNamingTheFile(String format) throws Exception {
     Path root = dir.resolve("bad");
     TableSpec table = TestTables.unpartitioned(root, format);
@@ -334,12 +335,13 @@ class FileTableIOTest {
     assertTrue(stackText(failure).contains(garbage.toString()), stackText(failure));
   }
 
-  @Test
-  void fillsMetadataColumns() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"avro", "orc"})
+  void fillsMetadataColumns(String format) throws Exception {
     Path root = dir.resolve("meta");
     TableSpec table =
         TestTables.withMetadata(
-            TestTables.partitioned(root, "avro"),
+            TestTables.partitioned(root, format),
             List.of(
                 MetadataColumn.of("file_path", MetadataKey.FILE_PATH),
                 MetadataColumn.of("file_name", MetadataKey.FILE_NAME),

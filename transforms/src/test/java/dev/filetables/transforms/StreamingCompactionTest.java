@@ -60,7 +60,7 @@ class StreamingCompactionTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  @ValueSource(strings = {"csv", "json", "avro", "parquet", "orc"})
   void smallRolledFilesAreMergedToTheTargetSize(String format) throws Exception {
     Path root = dir.resolve("t");
     TableSpec plain =

@@ -95,7 +95,7 @@ class StreamingWriteTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"csv", "json", "avro", "parquet"})
+  @ValueSource(strings = {"csv", "json", "avro", "parquet", "orc"})
   void roundTripsThroughSegmentsAndMerges(String format) throws Exception {
     Path root = dir.resolve("t");
     // one writer per partition; a tiny buffer makes every file out of several merged segments

@@ -40,14 +40,14 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>Bad record</b> (a CSV/JSON record that does not parse or convert, bytes that do not
- *       decode in the charset, a Parquet/Avro value that does not fit its column): {@code fail}
+ *       decode in the charset, a Parquet/ORC/Avro value that does not fit its column): {@code fail}
  *       throws a {@link BadRecordException} naming file, line or offset, reason and the option;
  *       {@code skip} counts it in metric {@value #NAMESPACE}/{@value #BAD_RECORDS} and logs it
  *       (bounded rate); {@code dead-letter} does the same and emits a {@link DeadLetterTable} row.
  *       Reading goes on with the next record.
  *   <li><b>Bad file</b>: the file cannot be opened (permissions), is not a file of the format
- *       (empty or truncated Parquet/Avro, a corrupt footer or header), a block/row group is
- *       corrupt, or its partition directory holds a value its column cannot take (e.g. {@code
+ *       (empty or truncated Parquet/ORC/Avro, a corrupt footer or header), a block/row group/stripe
+ *       is corrupt, or its partition directory holds a value its column cannot take (e.g. {@code
  *       hour=abc} for an INT). The policy applies as for a record (metric {@value #BAD_FILES}, one
  *       dead-letter row of kind {@code file} with the offset where reading stopped); the rows read
  *       before that point are kept, so the outcome depends only on the file's bytes (deterministic
@@ -62,8 +62,9 @@ import org.slf4j.LoggerFactory;
  *       the grace period has passed ({@link ListedFiles}); after it, a range that is its whole file
  *       is read from the range of the merged file that holds its rows, if the merged file's sidecar
  *       records it ({@link ListedFiles#holderOf}).
- *   <li><b>Empty file</b>: 0 rows for CSV and JSON (not an error); a 0-byte Parquet or Avro file is
- *       not a valid file of its format and is a bad file.
+ *   <li><b>Empty file</b>: 0 rows for CSV and JSON (not an error); a 0-byte Parquet, ORC or Avro
+ *       file is not a valid file of its format and is a bad file (orc-core itself would read a
+ *       0-byte ORC file as empty, as Hive writes them; FileTables does not).
  * </ul>
  */
 @Internal
@@ -392,15 +393,25 @@ public final class FileRangeReader implements Serializable {
       } catch (IOException | RuntimeException e) {
         // The footer/header is the same for every range: report it once, from the first range.
         if (range.range().start() == 0) {
-          String unit =
-              format.name().equals("parquet")
-                  ? "footer"
-                  : format.name().equals("avro") ? "header" : "start";
+          String unit = metadataUnit(format.name());
           reportBadFile(0, "reading its " + format.name() + " " + unit, e);
         } else {
           result.badFile = true;
         }
         return false;
+      }
+    }
+
+    /** Where a file of the format keeps what every range needs before its first record. */
+    private String metadataUnit(String formatName) {
+      switch (formatName) {
+        case "parquet":
+        case "orc":
+          return "footer";
+        case "avro":
+          return "header";
+        default:
+          return "start";
       }
     }
 

@@ -14,7 +14,8 @@ public enum SegmentKind {
   /**
    * Rows in {@link FileRowCoder}'s encoding (cheap to write and read back), encoded once into the
    * table's format when the file rolls: a Parquet part file gets row groups as big as the format's
-   * {@code block.size} allows, whatever the bundles were.
+   * {@code block.size} allows, an ORC part file stripes as big as {@code orc.stripe.size} allows,
+   * whatever the bundles were.
    */
   SPILL
 }

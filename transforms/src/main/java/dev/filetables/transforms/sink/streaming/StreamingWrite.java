@@ -57,8 +57,8 @@ import org.apache.beam.sdk.values.TupleTag;
  * the replaced ones are deleted once a completed checkpoint no longer needs them, see {@link
  * BundleSegments}). When the file rolls, its segments are merged into the hidden part file ({@link
  * SegmentFiles#merge}: byte concatenation for csv/json, block copy for Avro, and for Parquet either
- * one encoding of spilled rows or row-group copy, {@code sink.parquet.merge}). State and timers of
- * the key are then cleared.
+ * one encoding of spilled rows or row-group copy, {@code sink.parquet.merge}; for ORC one encoding
+ * of spilled rows). State and timers of the key are then cleared.
  *
  * <p>A segment counted in committed state is always complete on disk: the Flink runner finishes the
  * open bundle inside its {@code snapshotState}, before it snapshots the keyed state (Beam 2.62
@@ -346,15 +346,17 @@ public final class StreamingWrite extends PTransform<PCollection<Row>, PCollecti
   /**
    * Spill segments for Parquet unless {@code sink.parquet.merge = row-group-copy}: measured on the
    * throughput benchmark they cost less CPU than a Parquet writer per bundle and give part files of
-   * full row groups instead of one row group per bundle. Row formats and Avro merge cheaply as they
-   * are.
+   * full row groups instead of one row group per bundle. Spill segments for ORC always, for the
+   * same reason: an ORC writer per bundle would make a stripe per bundle (and an ORC writer buffers
+   * a stripe's columns, costly per segment). Row formats and Avro merge cheaply as they are.
    */
   SegmentKind segmentKind() {
     TableOptions options = table.options();
-    boolean parquet = "parquet".equalsIgnoreCase(options.format());
-    return parquet && options.parquetMerge().equals("rewrite")
-        ? SegmentKind.SPILL
-        : SegmentKind.FORMAT;
+    String format = options.format().toLowerCase(java.util.Locale.ROOT);
+    boolean spill =
+        format.equals("orc")
+            || format.equals("parquet") && options.parquetMerge().equals("rewrite");
+    return spill ? SegmentKind.SPILL : SegmentKind.FORMAT;
   }
 
   private void checkRunner(PipelineOptions options) {

@@ -244,7 +244,7 @@ class WatchAcrossCompactionTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"json", "parquet"})
+  @ValueSource(strings = {"json", "parquet", "orc"})
   void everyRowOnceWhateverTheShardsHadReadWhenPartitionsWereCompacted(String formatName)
       throws Exception {
     setUp(formatName);
