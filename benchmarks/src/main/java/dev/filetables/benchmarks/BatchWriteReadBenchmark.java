@@ -40,9 +40,9 @@ import org.apache.beam.sdk.values.Row;
 
 /**
  * Batch write and read benchmark: writes N demo orders ({@link OrdersDataset}, generated inside the
- * pipeline) into a dt/hour-partitioned Parquet table (48 partitions), reads the table back, and
- * optionally writes the same rows with Beam's own {@code FileIO.writeDynamic + ParquetIO.sink} for
- * comparison. A runnable program, not a test:
+ * pipeline) into a dt/hour-partitioned Parquet (or ORC, ...) table (48 partitions), reads the table
+ * back, and optionally writes the same rows with Beam's own {@code FileIO.writeDynamic +
+ * ParquetIO.sink} for comparison. A runnable program, not a test:
  *
  * <pre>
  * bin/filetables bench batch --runner=both --baseline --repeat=3
@@ -57,7 +57,10 @@ import org.apache.beam.sdk.values.Row;
  * {@code --directChecks=false} (Direct without those checks), {@code --steps=write,read} (a read
  * alone reads the table a previous run left in the output directory), {@code --repeat=N} (run each
  * step N times, report the fastest wall time and the least CPU time), {@code
- * --generator=slices|sequence} (see {@link BatchOrdersFn}), {@code --seed=42}.
+ * --generator=slices|sequence} (see {@link BatchOrdersFn}), {@code --seed=42}, {@code
+ * --formats=parquet} (the table's formats, e.g. {@code parquet,orc}: each is written and read in
+ * turn, its table under {@code orders} for Parquet, {@code orders-<format>} for the others; the
+ * {@code --baseline} writes Parquet with Beam's ParquetIO whatever the formats).
  *
  * <p>What is measured, per runner: the wall time of {@code run() + waitUntilFinish()} of each
  * pipeline, and the CPU time this JVM used meanwhile (all runners here run inside this JVM; CPU
@@ -193,12 +196,48 @@ public final class BatchWriteReadBenchmark {
     long startupMillis =
         best(label, "start-up (empty)", 0, 0, () -> emptyPipeline(options), null, null).wallMillis;
 
-    Path table = dir.resolve("orders");
-    TableSpec spec = DdlParser.parse(OrdersDataset.ddl(table.toString()));
+    for (String format : args.getOrDefault("formats", "parquet").split(",")) {
+      runFormat(options, variant, label, dir, steps, seed, startupMillis, format.trim());
+    }
+    if (steps.contains("baseline")) {
+      Path baseline = dir.resolve("beam-fileio").resolve("orders");
+      best(
+          label,
+          "write Beam FileIO",
+          variant.rows,
+          startupMillis,
+          () -> {
+            deleteTree(baseline.getParent());
+            Files.createDirectories(baseline);
+            Pipeline write = Pipeline.create(options);
+            orders(write, variant.rows, seed)
+                .apply("WriteOrders", new BatchBeamFileIOWrite(baseline.toString()));
+            return write;
+          },
+          baseline,
+          null);
+    }
+  }
+
+  /** The write and read steps of one table format; Parquet keeps the step names it always had. */
+  private void runFormat(
+      PipelineOptions options,
+      Variant variant,
+      String label,
+      Path dir,
+      Set<String> steps,
+      long seed,
+      long startupMillis,
+      String format)
+      throws Exception {
+    boolean parquet = format.equals("parquet");
+    String suffix = parquet ? "" : " " + format;
+    Path table = dir.resolve(parquet ? "orders" : "orders-" + format);
+    TableSpec spec = DdlParser.parse(OrdersDataset.ddl(table.toString(), format));
     if (steps.contains("write")) {
       best(
           label,
-          "write FileTables",
+          "write FileTables" + suffix,
           variant.rows,
           startupMillis,
           () -> {
@@ -219,7 +258,7 @@ public final class BatchWriteReadBenchmark {
       Measurement m =
           best(
               label,
-              "read FileTables",
+              "read FileTables" + suffix,
               -1,
               startupMillis,
               () -> {
@@ -233,24 +272,6 @@ public final class BatchWriteReadBenchmark {
       if (steps.contains("write") && m.rows != variant.rows) {
         out.println("WARNING: wrote " + variant.rows + " rows but read " + m.rows);
       }
-    }
-    if (steps.contains("baseline")) {
-      Path baseline = dir.resolve("beam-fileio").resolve("orders");
-      best(
-          label,
-          "write Beam FileIO",
-          variant.rows,
-          startupMillis,
-          () -> {
-            deleteTree(baseline.getParent());
-            Files.createDirectories(baseline);
-            Pipeline write = Pipeline.create(options);
-            orders(write, variant.rows, seed)
-                .apply("WriteOrders", new BatchBeamFileIOWrite(baseline.toString()));
-            return write;
-          },
-          baseline,
-          null);
     }
   }
 
@@ -353,7 +374,7 @@ public final class BatchWriteReadBenchmark {
         new Measurement(runner, step, rows, wallMillis, startupMillis, cpuMillis, stats);
     out.printf(
         Locale.ROOT,
-        "   %-18s %6.2f s wall, %6.2f s CPU%s%n",
+        "   %-22s %6.2f s wall, %6.2f s CPU%s%n",
         step,
         wallMillis / 1000.0,
         cpuMillis / 1000.0,
@@ -364,13 +385,13 @@ public final class BatchWriteReadBenchmark {
   private void printTable() {
     out.println();
     out.println(
-        "Rows/s and MB/s (10^6 bytes of Parquet) per wall time and per job time (= wall - start-up);"
+        "Rows/s and MB/s (10^6 bytes of the table's files) per wall time and per job time (= wall - start-up);"
             + " CPU = this JVM's CPU seconds during the run (all threads: tasks, JIT, GC);"
             + " with --repeat: fastest wall, least CPU.");
     String header =
         String.format(
             Locale.ROOT,
-            "%-28s %-18s %10s %7s %7s %7s %11s %11s %8s %8s %6s %6s  %s",
+            "%-28s %-22s %10s %7s %7s %7s %11s %11s %8s %8s %6s %6s  %s",
             "runner",
             "step",
             "rows",
@@ -390,7 +411,7 @@ public final class BatchWriteReadBenchmark {
       if (m.rows == 0) {
         out.printf(
             Locale.ROOT,
-            "%-28s %-18s %10s %7.2f %7s %7.2f%n",
+            "%-28s %-22s %10s %7.2f %7s %7.2f%n",
             m.runner,
             m.step,
             "-",
@@ -403,7 +424,7 @@ public final class BatchWriteReadBenchmark {
       double mb = m.stats == null ? 0 : m.stats.bytes / 1e6;
       out.printf(
           Locale.ROOT,
-          "%-28s %-18s %10d %7.2f %7.2f %7.2f %11.0f %11.0f %8.1f %8.1f %6.1f %6d  %s%n",
+          "%-28s %-22s %10d %7.2f %7.2f %7.2f %11.0f %11.0f %8.1f %8.1f %6.1f %6d  %s%n",
           m.runner,
           m.step,
           m.rows,
@@ -515,7 +536,8 @@ public final class BatchWriteReadBenchmark {
             "baseline",
             "objectReuse",
             "steps",
-            "seed");
+            "seed",
+            "formats");
     Map<String, String> args = new LinkedHashMap<>();
     for (int i = 0; i < argv.length; i++) {
       String arg = argv[i];

@@ -263,14 +263,18 @@ public final class StreamingSinkBenchmark {
           perPartition.getMin(),
           perPartition.getAverage(),
           perPartition.getMax());
-      if (format.equals("parquet")) {
+      if (format.equals("parquet") || format.equals("orc")) {
         IntSummaryStatistics groups = new IntSummaryStatistics();
         for (TableContents.VisibleFile file : contents.files()) {
-          groups.accept(parquetRowGroups(file.path()));
+          groups.accept(
+              format.equals("orc") ? orcStripes(file.path()) : parquetRowGroups(file.path()));
         }
         System.out.printf(
-            "  Parquet row groups per file: min %d / avg %.1f / max %d%n",
-            groups.getMin(), groups.getAverage(), groups.getMax());
+            "  %s per file: min %d / avg %.1f / max %d%n",
+            format.equals("orc") ? "ORC stripes" : "Parquet row groups",
+            groups.getMin(),
+            groups.getAverage(),
+            groups.getMax());
       }
       CompletedCheckpointStatsSummarySnapshot summary =
           cluster.checkpointStats(job).getSummaryStats();
@@ -296,6 +300,16 @@ public final class StreamingSinkBenchmark {
             org.apache.parquet.hadoop.ParquetFileReader.open(
                 new dev.filetables.io.format.parquet.ChannelInputFile(channel, channel.size()))) {
       return reader.getFooter().getBlocks().size();
+    }
+  }
+
+  /** Stripes of an ORC file, as orc-core's own reader lists them. */
+  private static int orcStripes(Path file) throws java.io.IOException {
+    try (org.apache.orc.Reader reader =
+        org.apache.orc.OrcFile.createReader(
+            new org.apache.hadoop.fs.Path(file.toUri()),
+            org.apache.orc.OrcFile.readerOptions(new org.apache.hadoop.conf.Configuration()))) {
+      return reader.getStripes().size();
     }
   }
 
