@@ -3,6 +3,7 @@ package dev.filetables.io.format.avro;
 import dev.filetables.io.format.BadRecordException;
 import dev.filetables.io.format.internal.Decimals;
 import dev.filetables.io.format.internal.TimeValues;
+import dev.filetables.io.format.internal.WriteChecks;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -42,8 +43,7 @@ final class RowEncoder {
       Object value = row.getValue(i);
       if (value == null) {
         if (!nullable[i]) {
-          throw new BadRecordException(
-              "Row " + rowNumber + ": column '" + names[i] + "' is NOT NULL but the value is null");
+          throw WriteChecks.nullInNotNull(rowNumber, names[i]);
         }
         out.writeIndex(0);
         continue;

@@ -2,8 +2,8 @@ package dev.filetables.io.format.orc;
 
 import dev.filetables.io.format.BadRecordException;
 import dev.filetables.io.format.RowWriter;
-import dev.filetables.io.format.internal.Decimals;
 import dev.filetables.io.format.internal.TimeValues;
+import dev.filetables.io.format.internal.WriteChecks;
 import dev.filetables.io.table.ColumnType;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -104,16 +104,12 @@ public final class OrcRowWriter implements RowWriter {
       Object value = row.getValue(i);
       if (value == null) {
         if (!nullable[i]) {
-          throw new BadRecordException(
-              "Row " + rows + ": column '" + names[i] + "' is NOT NULL but the value is null");
+          throw WriteChecks.nullInNotNull(rows, names[i]);
         }
       } else if (decimalPrecision[i] > 0) {
-        try {
-          value = Decimals.fit((BigDecimal) value, decimalPrecision[i], decimalScale[i]);
-        } catch (IllegalArgumentException | ArithmeticException e) {
-          throw new BadRecordException(
-              "Row " + rows + ": column '" + names[i] + "': " + e.getMessage(), e);
-        }
+        value =
+            WriteChecks.fitDecimal(
+                rows, names[i], (BigDecimal) value, decimalPrecision[i], decimalScale[i]);
       } else if (types[i] == ColumnType.TIMESTAMP || types[i] == ColumnType.TIMESTAMP_LTZ) {
         checkStorable(i, value);
       }

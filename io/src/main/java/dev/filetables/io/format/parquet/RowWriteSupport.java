@@ -3,6 +3,7 @@ package dev.filetables.io.format.parquet;
 import dev.filetables.io.format.BadRecordException;
 import dev.filetables.io.format.internal.Decimals;
 import dev.filetables.io.format.internal.TimeValues;
+import dev.filetables.io.format.internal.WriteChecks;
 import dev.filetables.io.table.ColumnType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -85,16 +86,12 @@ final class RowWriteSupport extends WriteSupport<Row> {
       Object value = row.getValue(i);
       if (value == null) {
         if (!nullable[i]) {
-          throw new BadRecordException(
-              "Row " + rowNumber + ": column '" + names[i] + "' is NOT NULL but the value is null");
+          throw WriteChecks.nullInNotNull(rowNumber, names[i]);
         }
       } else if (decimalPrecision[i] > 0) {
-        try {
-          value = Decimals.fit((BigDecimal) value, decimalPrecision[i], decimalScale[i]);
-        } catch (IllegalArgumentException | ArithmeticException e) {
-          throw new BadRecordException(
-              "Row " + rowNumber + ": column '" + names[i] + "': " + e.getMessage(), e);
-        }
+        value =
+            WriteChecks.fitDecimal(
+                rowNumber, names[i], (BigDecimal) value, decimalPrecision[i], decimalScale[i]);
       }
       values[i] = value;
     }
