@@ -60,6 +60,9 @@ final class VisibilityWatcher implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       } catch (IOException | RuntimeException e) {
+        if (!running) {
+          return; // close() interrupted a listing (HDFS calls are interruptible); it polls again
+        }
         failure.compareAndSet(null, e);
         return;
       }
