@@ -36,6 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
     subcommands = {
       RunCommand.class,
       QueryCommand.class,
+      SqlCommand.class,
       DemoCommand.class,
       CompactCommand.class,
       PublishLeftoversCommand.class,

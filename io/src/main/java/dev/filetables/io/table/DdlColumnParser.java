@@ -129,6 +129,6 @@ final class DdlColumnParser {
         false,
         comment,
         at,
-        Optional.of(new Column.Computed(expression, as)));
+        Optional.of(new Column.Computed(expression, as, first.location())));
   }
 }

@@ -50,8 +50,11 @@ public final class DdlStatement {
       return computed.isPresent();
     }
 
-    /** A computed column's expression as written, and where its {@code AS} is. */
-    public record Computed(String expression, Location location) {}
+    /**
+     * A computed column's expression as written, where its {@code AS} is ({@code location}) and
+     * where the expression starts.
+     */
+    public record Computed(String expression, Location location, Location expressionLocation) {}
   }
 
   private final Optional<String> sourceName;

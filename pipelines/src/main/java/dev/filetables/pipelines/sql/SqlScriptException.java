@@ -1,0 +1,17 @@
+package dev.filetables.pipelines.sql;
+
+/**
+ * A script that cannot run as written: the message starts with {@code <script>:<line>:<column>:},
+ * as DDL errors do, and names the construct.
+ */
+public final class SqlScriptException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  SqlScriptException(String message) {
+    super(message);
+  }
+
+  SqlScriptException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
