@@ -10,6 +10,7 @@ import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.avatica.util.Ca
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.avatica.util.Quoting;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlCall;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlIdentifier;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlNode;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.parser.SqlParser;
@@ -136,6 +137,32 @@ final class FlinkSqlRewriter {
           break;
       }
       return super.visit(call);
+    }
+
+    /** Calcite parses the niladic {@code CURRENT_TIMESTAMP} (no parentheses) as a name. */
+    @Override
+    public Void visit(SqlIdentifier id) {
+      if (!id.isSimple()) {
+        return null;
+      }
+      SqlParserPos at = id.getParserPosition();
+      int from = start(at);
+      String name = id.getSimple().toUpperCase(Locale.ROOT);
+      if (from >= text.length() || text.charAt(from) == '`') {
+        return null; // a quoted name is a column
+      }
+      switch (name) {
+        case "CURRENT_TIMESTAMP":
+        case "LOCALTIMESTAMP":
+          edits.add(new Edit(from, end(at), FlinkFunctions.NOW + "(" + zoneLiteral + ")"));
+          break;
+        case "CURRENT_DATE":
+          edits.add(new Edit(from, end(at), FlinkFunctions.TODAY + "(" + zoneLiteral + ")"));
+          break;
+        default:
+          break;
+      }
+      return null;
     }
 
     @Override
