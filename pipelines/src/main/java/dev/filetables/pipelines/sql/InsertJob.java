@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
@@ -19,6 +20,7 @@ import org.apache.beam.sdk.values.Row;
  * query runs on Beam SQL, and its rows go to {@link FileTableIO#write} of the sink table with all
  * its options (partitioning, rolling, partition commit, the exactly-once streaming sink).
  */
+@Internal
 public final class InsertJob implements SqlJob {
   private final List<Insert> inserts;
   private final ZoneId zone;

@@ -2,12 +2,14 @@ package dev.filetables.pipelines.sql;
 
 import java.time.ZoneId;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 
 /** A SELECT over bounded tables: its rows, in FileTables' column types, for printing. */
+@Internal
 public final class SelectJob implements SqlJob {
   private final SqlQuery query;
 

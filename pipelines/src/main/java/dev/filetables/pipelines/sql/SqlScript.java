@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.beam.sdk.annotations.Internal;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlIdentifier;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlInsert;
 import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlNode;
@@ -28,6 +29,7 @@ import org.apache.beam.vendor.calcite.v1_28_0.org.apache.calcite.sql.SqlNode;
  * SET} changes it ({@code 'default'} means the JVM's zone again); it applies to the statements
  * after the SET.
  */
+@Internal
 public final class SqlScript {
   /** Flink's key of the session time zone. */
   public static final String LOCAL_TIME_ZONE = "table.local-time-zone";
