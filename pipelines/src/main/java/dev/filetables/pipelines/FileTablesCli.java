@@ -14,9 +14,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code filetables} command line, one front for every command: {@code run}, {@code query},
- * {@code demo}, {@code compact}, {@code publish-leftovers}, {@code bench}, {@code job}, {@code
- * help}. Parsing, per-command help and usage errors are picocli's; each command is a class with its
- * options as fields.
+ * {@code sql}, {@code demo}, {@code compact}, {@code publish-leftovers}, {@code bench}, {@code
+ * job}, {@code help}. Parsing, per-command help and usage errors are picocli's; each command is a
+ * class with its options as fields.
  *
  * <p>{@link #run(String[], PrintStream, PrintStream)} does everything but exit, so it can be
  * tested; results go to {@code out}, notes, progress and errors to {@code err}. A failure prints
@@ -36,6 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
     subcommands = {
       RunCommand.class,
       QueryCommand.class,
+      SqlCommand.class,
       DemoCommand.class,
       CompactCommand.class,
       PublishLeftoversCommand.class,
@@ -45,7 +46,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
     },
     footer = {
       "",
-      "Runner (run, query, demo):",
+      "Runner (run, query, sql, demo):",
       "  --runner=FlinkRunner|DirectRunner   where the pipeline runs",
       "  --preset=<name>                     pipeline options from runner-configs/<name>.args",
       "                                      (direct, flink-local, flink-cluster); explicit options win",

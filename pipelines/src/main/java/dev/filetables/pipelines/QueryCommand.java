@@ -1,37 +1,15 @@
 package dev.filetables.pipelines;
 
-import dev.filetables.io.table.ColumnType;
 import dev.filetables.io.table.TableSpec;
 import dev.filetables.transforms.FileTableIO;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.ListCoder;
-import org.apache.beam.sdk.coders.NullableCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.io.TextIO;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.Flatten;
-import org.apache.beam.sdk.transforms.MapElements;
-import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Top;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
-import org.apache.beam.sdk.values.TypeDescriptors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,18 +33,6 @@ import picocli.CommandLine.Unmatched;
           + " jsonl (default) = one JSON object per line; csv = header + RFC 4180 rows."
     })
 final class QueryCommand implements Callable<Integer> {
-  /**
-   * Above this many bytes of results, rows print in arrival order instead of being sorted in
-   * memory.
-   */
-  static final long SORT_IN_MEMORY_LIMIT = 64L << 20;
-
-  /** Largest --limit kept by the pipeline's Top (which holds the N rows in memory per worker). */
-  private static final long TOP_LIMIT = 100_000;
-
-  private static final Coder<List<String>> CELLS_CODER =
-      ListCoder.of(NullableCoder.of(StringUtf8Coder.of()));
-
   @ParentCommand private FileTablesCli cli;
 
   @Parameters(
@@ -125,144 +91,24 @@ final class QueryCommand implements Callable<Integer> {
       context.note(
           "query skips bad records and does not write them to the dead-letter table (run does)");
     }
-    List<String> names = table.schema().getFieldNames();
-    List<ColumnType> types = RowCells.types(table.schema());
-    PrintStream out = context.out();
-
-    Path results = Files.createTempDirectory(tempParent(options), "filetables-query-");
+    Pipeline pipeline = Pipeline.create(options);
+    String runId = RowCounter.newRun();
+    PCollection<Row> rows =
+        pipeline
+            .apply(
+                "ReadTable",
+                where.isPresent()
+                    ? FileTableIO.read(table).withPartitionFilter(where.get())
+                    : FileTableIO.read(table))
+            .apply("CountRows", RowCounter.of(runId));
+    QueryResults results = QueryResults.collect(rows, options, limit);
     try {
-      Pipeline pipeline = Pipeline.create(options);
-      String runId = RowCounter.newRun();
-      CellOrder order = CellOrder.ascending(types);
-      PCollection<List<String>> cells =
-          pipeline
-              .apply(
-                  "ReadTable",
-                  where.isPresent()
-                      ? FileTableIO.read(table).withPartitionFilter(where.get())
-                      : FileTableIO.read(table))
-              .apply("CountRows", RowCounter.of(runId))
-              .apply("ToCells", ParDo.of(new ToCellsFn(types)))
-              .setCoder(CELLS_CODER);
-      boolean topInPipeline = limit.isPresent() && limit.get() <= TOP_LIMIT;
-      if (topInPipeline) {
-        cells =
-            cells
-                .apply("FirstRows", Top.of(limit.get().intValue(), order.reverse()))
-                .apply("Unnest", Flatten.iterables())
-                .setCoder(CELLS_CODER);
-      }
-      cells
-          .apply("Encode", MapElements.into(TypeDescriptors.strings()).via(CellsLine::encode))
-          .apply(
-              "WriteResults",
-              TextIO.write().to(results.resolve("rows").toString()).withSuffix(".json"));
       PipelineRun run = PipelineRun.execute(pipeline, context, runId, Optional.empty());
       BadDataSummary.report(run.result, table, context);
-
-      String header = format.header(names);
-      if (header != null) {
-        out.print(header + format.lineSeparator());
-      }
-      long max = limit.orElse(Long.MAX_VALUE);
-      long printed = 0;
-      List<Path> files = resultFiles(results);
-      if (topInPipeline || totalSize(files) <= SORT_IN_MEMORY_LIMIT) {
-        List<List<String>> rows = new ArrayList<>();
-        for (Path f : files) {
-          try (Stream<String> lines = Files.lines(f, StandardCharsets.UTF_8)) {
-            lines.forEach(line -> rows.add(CellsLine.decode(line)));
-          }
-        }
-        rows.sort(order);
-        for (List<String> row : rows) {
-          if (printed++ >= max || out.checkError()) {
-            break;
-          }
-          out.print(format.record(names, types, row) + format.lineSeparator());
-        }
-      } else {
-        context.note(
-            "printing rows unsorted: the result is too large to sort in memory (use --limit N for the first N rows in order)");
-        outer:
-        for (Path f : files) {
-          try (BufferedReader reader = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-              if (printed++ >= max || out.checkError()) {
-                break outer;
-              }
-              out.print(
-                  format.record(names, types, CellsLine.decode(line)) + format.lineSeparator());
-            }
-          }
-        }
-      }
-      out.flush();
+      results.print(context, format);
       return 0;
     } finally {
-      deleteRecursively(results);
-    }
-  }
-
-  /**
-   * Where result files go: Beam's {@code --tempLocation} if it is a local directory, else
-   * java.io.tmpdir.
-   */
-  private static Path tempParent(PipelineOptions options) throws IOException {
-    String location = options.getTempLocation();
-    if (location == null || location.isBlank()) {
-      return Path.of(System.getProperty("java.io.tmpdir"));
-    }
-    Path parent =
-        location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
-    Files.createDirectories(parent);
-    return parent;
-  }
-
-  private static List<Path> resultFiles(Path dir) throws IOException {
-    List<Path> files = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "rows*")) {
-      for (Path entry : entries) {
-        if (Files.isRegularFile(entry)) {
-          files.add(entry);
-        }
-      }
-    }
-    files.sort(Comparator.naturalOrder());
-    return files;
-  }
-
-  private static long totalSize(List<Path> files) throws IOException {
-    long total = 0;
-    for (Path f : files) {
-      total += Files.size(f);
-    }
-    return total;
-  }
-
-  private static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // a leftover temporary directory is not worth failing a query for
-    }
-  }
-
-  /** Row → display cells. */
-  private static final class ToCellsFn extends DoFn<Row, List<String>> {
-    private static final long serialVersionUID = 1L;
-    private final List<ColumnType> types;
-
-    ToCellsFn(List<ColumnType> types) {
-      this.types = List.copyOf(types);
-    }
-
-    @ProcessElement
-    public void process(@Element Row row, OutputReceiver<List<String>> out) {
-      out.output(RowCells.of(row, types));
+      results.delete();
     }
   }
 }

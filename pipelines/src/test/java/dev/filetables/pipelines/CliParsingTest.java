@@ -74,7 +74,7 @@ class CliParsingTest {
 
   @Test
   void usageErrorsSayWhatIsWrong() {
-    String commands = "run, query, demo, compact, publish-leftovers, bench, job, help";
+    String commands = "run, query, sql, demo, compact, publish-leftovers, bench, job, help";
     assertUsage("unknown command 'copy'; commands: " + commands, "copy");
     assertUsage("expected a command (" + commands + ") before '--from'", "--from", "a.sql", "run");
     assertUsage(

@@ -36,7 +36,8 @@ class FileTablesCliTest {
     assertOneLineError(
         CliRunner.run("copy", "a.sql"),
         2,
-        "unknown command 'copy'; commands: run, query, demo, compact, publish-leftovers, bench, job, help");
+        "unknown command 'copy'; commands: run, query, sql, demo, compact, publish-leftovers, bench, job,"
+            + " help");
   }
 
   @Test

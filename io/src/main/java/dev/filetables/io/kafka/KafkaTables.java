@@ -103,6 +103,7 @@ public final class KafkaTables {
           "a Kafka table needs 'connector' = 'kafka'"
               + (connector == null ? "" : ", not '" + connector + "'"));
     }
+    statement.rejectComputedColumns();
     for (Column column : statement.columns()) {
       if (column.isMetadata()) {
         throw statement.errorAt(

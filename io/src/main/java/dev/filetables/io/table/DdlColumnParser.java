@@ -9,7 +9,10 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
 
 /**
  * Reads one column definition: {@code name TYPE [NOT NULL | NULL] [METADATA [FROM 'key'] [VIRTUAL]]
- * [COMMENT '...']}. Computed columns and column constraints are errors.
+ * [COMMENT '...']}, or a computed column {@code name AS expression [COMMENT '...']}, whose
+ * expression is kept as written (only parentheses are matched here): evaluating it is the SQL
+ * engine's job ({@code bin/filetables sql}), and the table binders refuse it. Column constraints
+ * are errors.
  */
 final class DdlColumnParser {
 
@@ -28,12 +31,7 @@ final class DdlColumnParser {
     Location at = tokens.peek().location();
     String name = tokens.identifier("a column name, WATERMARK FOR or ')'");
     if (tokens.peek().isKeyword("AS")) {
-      throw tokens.error(
-          tokens.peek().location(),
-          "computed column `"
-              + name
-              + "` (name AS expression) is not supported; FileTables supports physical columns"
-              + " (name TYPE) and METADATA columns");
+      return computed(name, at);
     }
     ParsedType type = types.type();
     boolean notNull = false;
@@ -84,6 +82,53 @@ final class DdlColumnParser {
     }
     FieldType fieldType = type.fieldType().withNullable(!notNull);
     String typeText = type.text() + (notNull ? " NOT NULL" : "");
-    return new Column(name, fieldType, typeText, metadataKey, virtual, comment, at);
+    return new Column(
+        name, fieldType, typeText, metadataKey, virtual, comment, at, Optional.empty());
+  }
+
+  /**
+   * {@code name AS expression [COMMENT '...']}: the expression runs to the next {@code ,} or {@code
+   * )} outside parentheses (or to {@code COMMENT}).
+   */
+  private Column computed(String name, Location at) {
+    Location as = tokens.take().location();
+    Token first = tokens.peek();
+    Token last = null;
+    int depth = 0;
+    while (true) {
+      Token token = tokens.peek();
+      if (token.kind() == DdlLexer.Kind.END) {
+        throw tokens.error(
+            token.location(), "computed column `" + name + "`: the expression has no end");
+      }
+      if (depth == 0
+          && (token.isSymbol(",") || token.isSymbol(")") || token.isKeyword("COMMENT"))) {
+        break;
+      }
+      if (token.isSymbol("(")) {
+        depth++;
+      } else if (token.isSymbol(")")) {
+        depth--;
+      }
+      last = tokens.take();
+    }
+    if (last == null) {
+      throw tokens.error(first.location(), "expected an expression after `" + name + "` AS");
+    }
+    Optional<String> comment = Optional.empty();
+    if (tokens.peek().isKeyword("COMMENT")) {
+      tokens.take();
+      comment = Optional.of(tokens.string("a comment string"));
+    }
+    String expression = tokens.text(first, last);
+    return new Column(
+        name,
+        null,
+        "AS " + expression,
+        Optional.empty(),
+        false,
+        comment,
+        at,
+        Optional.of(new Column.Computed(expression, as, first.location())));
   }
 }

@@ -22,7 +22,11 @@ final class DdlLexer {
     END
   }
 
-  record Token(Kind kind, String text, DdlStatement.Location location) {
+  /**
+   * One token; {@code start} and {@code end} are its character offsets in the text (end exclusive),
+   * so a caller can keep a span of the text as written (a computed column's expression).
+   */
+  record Token(Kind kind, String text, DdlStatement.Location location, int start, int end) {
     boolean isKeyword(String keyword) {
       return kind == Kind.WORD && text.equalsIgnoreCase(keyword);
     }
@@ -69,26 +73,27 @@ final class DdlLexer {
     while (true) {
       skipBlanksAndComments();
       DdlStatement.Location start = here();
+      int from = pos;
       if (pos >= text.length()) {
-        tokens.add(new Token(Kind.END, "", start));
+        tokens.add(new Token(Kind.END, "", start, pos, pos));
         return tokens;
       }
       char c = text.charAt(pos);
       if (c == '\'') {
-        tokens.add(new Token(Kind.STRING, quoted('\'', "string"), start));
+        String value = quoted('\'', "string");
+        tokens.add(new Token(Kind.STRING, value, start, from, pos));
       } else if (c == '`') {
         String name = quoted('`', "back-quoted identifier");
         if (name.isEmpty()) {
           throw errors.apply(start, "empty identifier ``; a name needs at least one character");
         }
-        tokens.add(new Token(Kind.QUOTED_IDENTIFIER, name, start));
+        tokens.add(new Token(Kind.QUOTED_IDENTIFIER, name, start, from, pos));
       } else if (c == '"') {
         throw errors.apply(
             start,
             "double quotes are not used in Flink SQL: quote names with back quotes (`name`) and"
                 + " strings with single quotes ('text')");
       } else if (isDigit(c)) {
-        int from = pos;
         while (pos < text.length() && isDigit(text.charAt(pos))) {
           advance();
         }
@@ -98,16 +103,15 @@ final class DdlLexer {
             advance();
           }
         }
-        tokens.add(new Token(Kind.NUMBER, text.substring(from, pos), start));
+        tokens.add(new Token(Kind.NUMBER, text.substring(from, pos), start, from, pos));
       } else if (Character.isLetter(c) || c == '_') {
-        int from = pos;
         while (pos < text.length() && isWordPart(text.charAt(pos))) {
           advance();
         }
-        tokens.add(new Token(Kind.WORD, text.substring(from, pos), start));
-      } else if ("(),;=-+*/.<>[]:".indexOf(c) >= 0) {
+        tokens.add(new Token(Kind.WORD, text.substring(from, pos), start, from, pos));
+      } else if ("(),;=-+*/.<>[]:|%!".indexOf(c) >= 0) {
         advance();
-        tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), start));
+        tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), start, from, pos));
       } else {
         throw errors.apply(start, "unexpected character '" + c + "'");
       }

@@ -78,7 +78,11 @@ public final class DdlParser {
     return parseStatement(ddl, Optional.of(file.toString()));
   }
 
-  private static DdlStatement parseStatement(String ddl, Optional<String> sourceName) {
+  /**
+   * {@link #parseStatement(String)} with messages starting {@code <sourceName>:<line>:<column>:}
+   * (for a statement taken from a larger file: place it at its position there).
+   */
+  public static DdlStatement parseStatement(String ddl, Optional<String> sourceName) {
     if (ddl == null) {
       throw new TableDefinitionException("DDL text is null");
     }

@@ -29,7 +29,9 @@ public final class DdlStatement {
   /**
    * One declared column. {@code typeText} is the declared type in canonical form (e.g. {@code
    * DECIMAL(10, 2) NOT NULL}); {@code metadataKey} is present for a {@code METADATA} column (the
-   * {@code FROM} key, or the column name when there is no {@code FROM}).
+   * {@code FROM} key, or the column name when there is no {@code FROM}); {@code computed} for a
+   * computed column ({@code name AS expression}), which has no declared type ({@code type} is null,
+   * {@code typeText} is {@code AS <expression>}).
    */
   public record Column(
       String name,
@@ -38,10 +40,21 @@ public final class DdlStatement {
       Optional<String> metadataKey,
       boolean virtual,
       Optional<String> comment,
-      Location location) {
+      Location location,
+      Optional<Computed> computed) {
     public boolean isMetadata() {
       return metadataKey.isPresent();
     }
+
+    public boolean isComputed() {
+      return computed.isPresent();
+    }
+
+    /**
+     * A computed column's expression as written, where its {@code AS} is ({@code location}) and
+     * where the expression starts.
+     */
+    public record Computed(String expression, Location location, Location expressionLocation) {}
   }
 
   private final Optional<String> sourceName;
@@ -130,6 +143,53 @@ public final class DdlStatement {
 
   public Location watermarkLocation() {
     return watermarkLocation.orElse(location);
+  }
+
+  /**
+   * Fails at the first computed column: a table that is read or written directly has no SQL engine
+   * to evaluate it ({@code bin/filetables sql} has one).
+   */
+  public void rejectComputedColumns() {
+    for (Column column : columns) {
+      if (column.isComputed()) {
+        throw errorAt(
+            column.computed().get().location(),
+            "computed column `"
+                + column.name()
+                + "` (name AS expression) is not supported here; FileTables supports physical"
+                + " columns (name TYPE) and METADATA columns, and `bin/filetables sql` evaluates"
+                + " computed columns");
+      }
+    }
+  }
+
+  /** The computed columns, in declared order. */
+  public List<Column> computedColumns() {
+    return columns.stream().filter(Column::isComputed).toList();
+  }
+
+  /**
+   * This statement without its computed columns, and without its watermark when that is declared on
+   * a computed column: the table as its connector reads it, before a SQL engine adds them.
+   */
+  public DdlStatement withoutComputedColumns() {
+    List<Column> stored = columns.stream().filter(c -> !c.isComputed()).toList();
+    boolean watermarkStays =
+        watermark.isPresent()
+            && stored.stream().anyMatch(c -> c.name().equals(watermark.get().column()));
+    return new DdlStatement(
+        sourceName,
+        location,
+        name,
+        stored,
+        partitionKeys,
+        partitionKeyLocations,
+        options,
+        optionLocations,
+        withLocation,
+        watermarkStays ? watermark : Optional.empty(),
+        watermarkStays ? watermarkLocation : Optional.empty(),
+        comment);
   }
 
   /** The table {@code COMMENT}, if any. */

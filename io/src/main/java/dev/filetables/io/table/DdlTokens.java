@@ -14,13 +14,20 @@ import java.util.Optional;
 final class DdlTokens {
 
   private final Optional<String> sourceName;
+  private final String ddl;
   private final List<Token> tokens;
   private int next;
 
   /** Tokenizes {@code ddl}; lexer errors are positioned like parser errors. */
   DdlTokens(String ddl, Optional<String> sourceName) {
     this.sourceName = sourceName;
+    this.ddl = ddl;
     this.tokens = DdlLexer.tokenize(ddl, this::error);
+  }
+
+  /** The text from the start of {@code first} to the end of {@code last}, as written. */
+  String text(Token first, Token last) {
+    return ddl.substring(first.start(), last.end());
   }
 
   Optional<String> sourceName() {
@@ -90,7 +97,6 @@ final class DdlTokens {
     }
   }
 
-  /** An exception whose message starts with the position, as {@link DdlStatement#errorAt} does. */
   /**
    * Takes the separator after an item of a parenthesized list: true at its closing {@code )}, false
    * at a {@code ,}; anything else is an error "expected ',' or ')' {@code where} but found …".
@@ -108,6 +114,7 @@ final class DdlTokens {
     return false;
   }
 
+  /** An exception whose message starts with the position, as {@link DdlStatement#errorAt} does. */
   TableDefinitionException error(Location at, String message) {
     return new TableDefinitionException(DdlStatement.prefix(sourceName, at) + message);
   }

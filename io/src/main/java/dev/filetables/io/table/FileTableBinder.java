@@ -21,6 +21,7 @@ final class FileTableBinder {
   private FileTableBinder() {}
 
   static TableSpec toTableSpec(DdlStatement statement) {
+    statement.rejectComputedColumns();
     DdlStatement resolved = statement.withOptions(resolvePath(statement.options()));
     TableOptions options = options(resolved);
 

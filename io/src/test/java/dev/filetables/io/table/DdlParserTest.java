@@ -360,9 +360,45 @@ class DdlParserTest {
   void computedColumnIsRejected() {
     String message = error(table("a INT", "b AS a + 1"));
     assertEquals(
-        "line 3, column 3: computed column `b` (name AS expression) is not supported; FileTables"
-            + " supports physical columns (name TYPE) and METADATA columns",
+        "line 3, column 3: computed column `b` (name AS expression) is not supported here;"
+            + " FileTables supports physical columns (name TYPE) and METADATA columns, and"
+            + " `bin/filetables sql` evaluates computed columns",
         message);
+  }
+
+  @Test
+  void computedColumnsKeepTheirExpressionAsWritten() {
+    String ddl =
+        lines(
+            "CREATE TABLE kafka_table (",
+            "  user_id STRING, ts BIGINT,",
+            "  ts_ltz AS TO_TIMESTAMP_LTZ(ts, 3),",
+            "  label AS CONCAT(user_id, '|', CAST(ts AS STRING)) COMMENT 'shown',",
+            "  pct AS ts % 100,",
+            "  WATERMARK FOR ts_ltz AS ts_ltz - INTERVAL '5' SECOND",
+            ") " + with());
+    DdlStatement statement = DdlParser.parseStatement(ddl);
+    List<DdlStatement.Column> computed = statement.computedColumns();
+    assertEquals(List.of("ts_ltz", "label", "pct"), computed.stream().map(c -> c.name()).toList());
+    assertEquals("TO_TIMESTAMP_LTZ(ts, 3)", computed.get(0).computed().get().expression());
+    assertEquals(new DdlStatement.Location(3, 10), computed.get(0).computed().get().location());
+    assertEquals(
+        "CONCAT(user_id, '|', CAST(ts AS STRING))", computed.get(1).computed().get().expression());
+    assertEquals(Optional.of("shown"), computed.get(1).comment());
+    assertEquals("ts % 100", computed.get(2).computed().get().expression());
+    assertEquals(
+        Optional.of(WatermarkSpec.of("ts_ltz", Duration.ofSeconds(5))), statement.watermark());
+
+    DdlStatement stored = statement.withoutComputedColumns();
+    assertEquals(List.of("user_id", "ts"), stored.columns().stream().map(c -> c.name()).toList());
+    assertEquals(Optional.empty(), stored.watermark());
+    assertEquals(List.of("user_id", "ts"), DdlParser.toTableSpec(stored).schema().getFieldNames());
+  }
+
+  @Test
+  void computedColumnWithoutExpressionIsAnError() {
+    assertContains(
+        error(table("a INT", "b AS")), "line 4, column 1: expected an expression after `b` AS");
   }
 
   @Test
