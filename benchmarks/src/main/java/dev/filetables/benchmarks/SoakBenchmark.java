@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 
 /**
  * Soak: a watched {@code run}, started with {@code bin/filetables} as a user starts it, killed with
@@ -201,10 +202,18 @@ public final class SoakBenchmark {
     int exit;
     try {
       long target = landedBefore;
-      awaitUntil(last, () -> reader.caughtUp(last.startNanos(), target).isPresent(), reader);
+      awaitUntil(
+          last,
+          () -> reader.caughtUp(last.startNanos(), target).isPresent(),
+          reader,
+          () -> "ids from " + reader.visiblePrefix() + " of " + target + " not visible");
       stoppedLanding = last.elapsedMillis();
       long landed = landing.stop();
-      awaitUntil(last, () -> reader.complete(landed, landing.partitions()), reader);
+      awaitUntil(
+          last,
+          () -> reader.complete(landed, landing.partitions()),
+          reader,
+          () -> reader.whyIncomplete(landed, landing.partitions()));
       exit = last.terminate();
     } finally {
       last.kill();
@@ -235,7 +244,8 @@ public final class SoakBenchmark {
   }
 
   /** Waits until {@code condition} holds; fails if the command ends or it takes too long. */
-  private static void awaitUntil(SoakStart start, Condition condition, SoakReader reader)
+  private static void awaitUntil(
+      SoakStart start, Condition condition, SoakReader reader, Supplier<String> whyNot)
       throws Exception {
     long deadline = start.elapsedMillis() + FINAL_TIMEOUT_MILLIS;
     while (!condition.holds()) {
@@ -244,7 +254,8 @@ public final class SoakBenchmark {
         throw new IllegalStateException(
             "the last start did not catch up within "
                 + FINAL_TIMEOUT_MILLIS / 1000
-                + " s"
+                + " s: "
+                + whyNot.get()
                 + reader.lastError().map(e -> " (reader: " + e + ")").orElse(""));
       }
       Thread.sleep(100);

@@ -92,6 +92,36 @@ final class SoakReader implements AutoCloseable {
         && store.openUploads().isEmpty();
   }
 
+  /**
+   * What keeps the table from being {@link #complete}, as one line (empty once it is): the rows not
+   * yet visible, hidden files left, partitions without a success file, open uploads.
+   */
+  String whyIncomplete(long rows, Set<String> partitions) {
+    List<String> files = lastListing;
+    List<String> reasons = new ArrayList<>();
+    long prefix = visiblePrefix();
+    if (prefix < rows) {
+      reasons.add("ids from " + prefix + " not visible");
+    }
+    List<String> hiddenFiles = hidden(files);
+    if (!hiddenFiles.isEmpty()) {
+      reasons.add(
+          hiddenFiles.size()
+              + " hidden file(s) such as "
+              + hiddenFiles.subList(0, Math.min(3, hiddenFiles.size())));
+    }
+    Set<String> uncommitted = new TreeSet<>(partitions);
+    uncommitted.removeAll(committed(files));
+    if (!uncommitted.isEmpty()) {
+      reasons.add("partitions without a success file: " + uncommitted);
+    }
+    List<String> uploads = store.openUploads();
+    if (!uploads.isEmpty()) {
+      reasons.add(uploads.size() + " open upload(s)");
+    }
+    return String.join("; ", reasons);
+  }
+
   /** The last poll's error, if it failed. */
   Optional<String> lastError() {
     return Optional.ofNullable(lastError);
