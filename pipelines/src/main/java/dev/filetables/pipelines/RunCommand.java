@@ -299,14 +299,8 @@ final class RunCommand implements Callable<Integer> {
         .out()
         .println(
             "wrote "
-                + Human.count(summary.rows, "row")
-                + " to "
-                + Human.count(summary.files, "file")
-                + " in "
-                + Human.count(summary.partitions, "partition")
-                + " ("
-                + Human.bytes(summary.bytes)
-                + ") under "
+                + summary.counts()
+                + " under "
                 + sinkRoot
                 + " in "
                 + Human.duration(run.elapsedMillis)

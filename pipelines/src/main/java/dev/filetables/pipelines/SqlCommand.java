@@ -153,14 +153,8 @@ final class SqlCommand implements Callable<Integer> {
         .println(
             job.describe()
                 + ": wrote "
-                + Human.count(summary.rows, "row")
-                + " to "
-                + Human.count(summary.files, "file")
+                + summary.counts()
                 + " in "
-                + Human.count(summary.partitions, "partition")
-                + " ("
-                + Human.bytes(summary.bytes)
-                + ") in "
                 + Human.duration(run.elapsedMillis));
   }
 

@@ -119,4 +119,16 @@ final class WriteSummary {
       partitions.inc(count);
     }
   }
+
+  /** "N rows to F files in P partitions (size)", as the write commands print it. */
+  String counts() {
+    return Human.count(rows, "row")
+        + " to "
+        + Human.count(files, "file")
+        + " in "
+        + Human.count(partitions, "partition")
+        + " ("
+        + Human.bytes(bytes)
+        + ")";
+  }
 }
